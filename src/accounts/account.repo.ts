@@ -1,0 +1,23 @@
+// SQL for accounts (communities).
+import type { Queryable } from '../store/db.ts';
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** Inserts an account; with a known id, an existing account of that id is returned unchanged. */
+export async function insertAccount(db: Queryable, name: string, id?: string): Promise<Account> {
+  const { rows } = await db.query<Account>(
+    `INSERT INTO accounts (id, name) VALUES (coalesce($2::uuid, gen_random_uuid()), $1)
+     ON CONFLICT (id) DO UPDATE SET id = excluded.id RETURNING id, name, created_at AS "createdAt"`,
+    [name, id ?? null],
+  );
+  return rows[0]!;
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
+  const { rows } = await db.query<Account>('SELECT id, name, created_at AS "createdAt" FROM accounts WHERE id = $1', [id]);
+  return rows[0];
+}

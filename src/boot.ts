@@ -1,0 +1,28 @@
+// Shared start-up of every entry point: configuration, database, migrations, connections.
+import process from 'node:process';
+import { ConfigError, loadConfig } from './config.ts';
+import type { Config } from './config.ts';
+import { connectDeps, createDeps } from './deps.ts';
+import type { Deps } from './deps.ts';
+import { createLog } from './log.ts';
+import { ensureDatabase, migrate } from './store/migrate.ts';
+
+/** Loads the configuration or exits with one line per bad variable. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+export async function boot(config: Config): Promise<Deps> {
+  const log = createLog(config.logLevel);
+  await ensureDatabase(config.databaseUrl);
+  await migrate(config.databaseUrl, config.databaseSchema, log);
+  const deps = createDeps(config, { log });
+  await connectDeps(deps);
+  return deps;
+}

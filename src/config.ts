@@ -1,0 +1,98 @@
+// Reads the environment once, validates every value, and turns it into the typed Config.
+// Nothing else in the service reads process.env or Deno.env.
+import { Ajv } from 'ajv';
+
+export interface RateLimits {
+  dataStandard: number;
+  dataPartner: number;
+  ingest: number;
+}
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  databaseUrl: string;
+  databaseSchema: string;
+  pgPoolSize: number;
+  redisUrl: string;
+  redisPrefix: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  dataApiEnabled: boolean;
+  rates: RateLimits;
+  bodyLimitBytes: number;
+  ingestBodyLimitBytes: number;
+  authCacheMs: number;
+}
+
+const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
+const envSchema = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { enum: ['development', 'test', 'production'], default: 'development' },
+    HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
+    PORT: int(3000, 0, 65535),
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/gameservice' },
+    DATABASE_SCHEMA: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' },
+    PG_POOL_SIZE: int(4, 1, 100),
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    REDIS_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9:_-]*$', default: '' },
+    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    DATA_API_ENABLED: { type: 'boolean', default: true },
+    RATE_DATA_STANDARD: int(60),
+    RATE_DATA_PARTNER: int(600),
+    RATE_INGEST: int(6000),
+    BODY_LIMIT_BYTES: int(100 * 1024, 1024, 64 * 1024 * 1024),
+    INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    AUTH_CACHE_MS: int(5000, 1, 60_000),
+  },
+} as const;
+
+type EnvValues = { [K in keyof typeof envSchema.properties]: unknown };
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+const validateEnv = ajv.compile(envSchema);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const input: Record<string, unknown> = {};
+  for (const name of Object.keys(envSchema.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+  if (!validateEnv(input)) {
+    const problems = (validateEnv.errors ?? []).map((e) => {
+      const name = e.instancePath.slice(1);
+      return `${name}=${JSON.stringify(env[name])}: ${e.message ?? 'is invalid'}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const v = input as EnvValues;
+  return {
+    env: v.NODE_ENV as Config['env'],
+    host: v.HOST as string,
+    port: v.PORT as number,
+    databaseUrl: v.DATABASE_URL as string,
+    databaseSchema: v.DATABASE_SCHEMA as string,
+    pgPoolSize: v.PG_POOL_SIZE as number,
+    redisUrl: v.REDIS_URL as string,
+    redisPrefix: v.REDIS_PREFIX as string,
+    logLevel: v.LOG_LEVEL as Config['logLevel'],
+    dataApiEnabled: v.DATA_API_ENABLED as boolean,
+    rates: {
+      dataStandard: v.RATE_DATA_STANDARD as number,
+      dataPartner: v.RATE_DATA_PARTNER as number,
+      ingest: v.RATE_INGEST as number,
+    },
+    bodyLimitBytes: v.BODY_LIMIT_BYTES as number,
+    ingestBodyLimitBytes: v.INGEST_BODY_LIMIT_BYTES as number,
+    authCacheMs: v.AUTH_CACHE_MS as number,
+  };
+}

@@ -1,0 +1,46 @@
+// What every Data API request passes before its route: the operator switch, the API key, the
+// key's per-minute rate; and the checks routes share (server ownership, tier page caps).
+import type { Middleware } from 'koa';
+import type { Deps } from '../deps.ts';
+import type { AppContext, AppState } from '../http/context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { bearerToken } from '../http/credentials.ts';
+import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
+import { isUuid } from '../http/uuid.ts';
+import { resolveApiKey } from '../accounts/api-key.ts';
+import type { ApiKeyIdentity, ApiKeyTier } from '../accounts/api-key.ts';
+import { liveServerOwner } from '../servers/server.ts';
+
+export const pageCaps: Record<ApiKeyTier, number> = { standard: 100, partner: 500 };
+/** Seconds a client waits after a Data API 429, as the spec fixes it. */
+const retryAfterSeconds = 60;
+
+export function dataApiAccess(deps: Deps): Middleware<AppState> {
+  const rates: Record<ApiKeyTier, number> = { standard: deps.config.rates.dataStandard, partner: deps.config.rates.dataPartner };
+  return async (ctx, next) => {
+    if (!deps.runtime.dataApiEnabled) throw new ApiError('DATA_API_DISABLED', 'the Data API is disabled on this instance');
+    const raw = ctx.get('x-service-api-key') || bearerToken(ctx.get('authorization'));
+    if (!raw) throw new ApiError('UNAUTHORIZED', 'an API key is required (Authorization: Bearer or X-Service-Api-Key)');
+    const key = await resolveApiKey(deps, raw);
+    if (!key) throw new ApiError('UNAUTHORIZED', 'unknown or revoked API key');
+    const decision = await takeRateToken(deps, 'data', key.id, rates[key.tier]);
+    ctx.set(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', 'per-minute request rate exceeded', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+    }
+    ctx.state.apiKey = key;
+    await next();
+  };
+}
+
+export const keyOf = (ctx: AppContext): ApiKeyIdentity => ctx.state.apiKey!;
+
+/** Clamps a requested page size to the key tier's cap. */
+export const clampLimit = (ctx: AppContext, limit: number) => Math.min(limit, pageCaps[keyOf(ctx).tier]);
+
+/** The server id of the path, if the key's account owns that live server; otherwise a 404. */
+export async function ownedServerId(deps: Deps, ctx: AppContext, raw: string): Promise<string> {
+  const serverId = raw.toLowerCase();
+  if (!isUuid(serverId) || (await liveServerOwner(deps, serverId)) !== keyOf(ctx).accountId) throw notFound('server');
+  return serverId;
+}

@@ -1,0 +1,26 @@
+// SQL for the killfeed: newest first, strictly before a cursor.
+import type { Queryable } from '../store/db.ts';
+
+export interface Kill {
+  ts: string;
+  killerPlatformId: string;
+  killerName: string;
+  victimPlatformId: string;
+  victimName: string;
+  weapon: string;
+  distance: number;
+  isHeadshot: boolean;
+  hitZone: string | null;
+}
+
+export async function killsBefore(db: Queryable, serverId: string, before: string, limit: number): Promise<Kill[]> {
+  const { rows } = await db.query<Kill>({
+    name: 'kills-before',
+    text: `SELECT ts, killer_platform_id AS "killerPlatformId", killer_name AS "killerName",
+             victim_platform_id AS "victimPlatformId", victim_name AS "victimName", weapon, distance,
+             is_headshot AS "isHeadshot", hit_zone AS "hitZone"
+           FROM kills WHERE server_id = $1 AND ts < $2::timestamptz ORDER BY ts DESC LIMIT $3`,
+    values: [serverId, before, limit],
+  });
+  return rows;
+}

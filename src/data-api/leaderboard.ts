@@ -1,0 +1,23 @@
+// Leaderboard pages: rendered once from Redis (one script call), then served from the server's
+// page cache until the next change to that server drops it.
+import type { Deps } from '../deps.ts';
+import type { LeaderboardSort } from '../stats/ranking.ts';
+import { leaderboardEntry } from '../stats/ranking.ts';
+import { cachedPage, leaderboardSlice, storePage } from '../stats/stats.store.ts';
+
+const pageTtlMs = 60_000;
+
+/** The page as JSON text, ready to send. */
+export async function leaderboardPage(deps: Deps, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<string> {
+  const field = `lb:${sort}:${offset}:${limit}`;
+  const cached = await cachedPage(deps.redis, serverId, field);
+  if (cached) return cached;
+  const slice = await leaderboardSlice(deps.redis, serverId, sort, offset, limit);
+  const page = JSON.stringify({
+    total: slice.total,
+    sort,
+    players: slice.players.map(([platformId, totals], i) => leaderboardEntry(offset + i + 1, platformId, totals)),
+  });
+  await storePage(deps.redis, serverId, slice.generation, field, page, pageTtlMs);
+  return page;
+}

@@ -1,0 +1,64 @@
+// The Data API under /api/v1/data: read-only, scoped to the API key's account.
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
+import { queryParser } from '../http/schemas.ts';
+import type { LeaderboardSort } from '../stats/ranking.ts';
+import { onlinePlayers } from '../stats/stats.store.ts';
+import { onlineWindowMs } from '../stats/totals.ts';
+import { clampLimit, dataApiAccess, keyOf, ownedServerId } from './access.ts';
+import { syncedBans } from './bans.repo.ts';
+import { killfeedPage } from './killfeed.ts';
+import { leaderboardPage } from './leaderboard.ts';
+import { accountServers, ownedServerStatus } from './servers.ts';
+import { isUuid } from '../http/uuid.ts';
+
+const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; offset: number }>('query-leaderboard.json');
+const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.json');
+const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
+
+export function dataApiRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/v1/data' });
+  router.use(dataApiAccess(deps));
+
+  router.get('/servers', async (ctx) => {
+    ctx.body = { servers: await accountServers(deps, keyOf(ctx).accountId) };
+  });
+
+  router.get('/servers/:serverId', async (ctx) => {
+    const serverId = ctx.params.serverId!.toLowerCase();
+    const status = isUuid(serverId) ? await ownedServerStatus(deps, keyOf(ctx).accountId, serverId) : undefined;
+    if (!status) throw notFound('server');
+    ctx.body = status;
+  });
+
+  router.get('/servers/:serverId/players', async (ctx) => {
+    const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
+    const players = await onlinePlayers(deps.redis, serverId, deps.clock.now() - onlineWindowMs);
+    ctx.body = { players, count: players.length };
+  });
+
+  router.get('/servers/:serverId/leaderboard', async (ctx) => {
+    const query = leaderboardQuery(ctx.query);
+    const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
+    ctx.type = 'application/json';
+    ctx.body = await leaderboardPage(deps, serverId, query.sort, query.offset, clampLimit(ctx, query.limit));
+  });
+
+  router.get('/servers/:serverId/kills', async (ctx) => {
+    const query = killsQuery(ctx.query);
+    const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
+    ctx.body = await killfeedPage(deps, serverId, query.before, clampLimit(ctx, query.limit));
+  });
+
+  router.get('/servers/:serverId/bans', async (ctx) => {
+    const query = bansQuery(ctx.query);
+    const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
+    const active = query.active === undefined ? null : query.active === 'true';
+    const now = new Date(deps.clock.now()).toISOString();
+    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) };
+  });
+
+  return router;
+}

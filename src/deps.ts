@@ -1,0 +1,53 @@
+// Everything a request or job needs, built once from the Config and passed down explicitly.
+// Nothing connects at import time.
+import { LRUCache } from 'lru-cache';
+import type { Config } from './config.ts';
+import { systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { createLog } from './log.ts';
+import type { Log } from './log.ts';
+import { createDb } from './store/db.ts';
+import type { Db } from './store/db.ts';
+import { createRedis } from './store/redis.ts';
+import type { AppRedis } from './store/redis.ts';
+import type { ApiKeyIdentity } from './accounts/api-key.ts';
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  redis: AppRedis;
+  clock: Clock;
+  log: Log;
+  /** Short-lived in-process caches of hot lookups (AUTH_CACHE_MS). */
+  caches: {
+    apiKeys: LRUCache<string, ApiKeyIdentity>;
+    /** serverId -> owning account id, '' for unknown or revoked. */
+    serverOwners: LRUCache<string, string>;
+    /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked). */
+    ingestTokens: LRUCache<string, Buffer>;
+  };
+  /** Settings an operator can change while the service runs. */
+  runtime: { dataApiEnabled: boolean };
+}
+
+export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Deps {
+  const cache = <V extends object | string>() => new LRUCache<string, V>({ max: 50_000, ttl: config.authCacheMs });
+  return {
+    config,
+    db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
+    redis: createRedis(config.redisUrl, config.redisPrefix),
+    clock: overrides.clock ?? systemClock,
+    log: overrides.log ?? createLog(config.logLevel),
+    caches: { apiKeys: cache(), serverOwners: cache(), ingestTokens: cache() },
+    runtime: { dataApiEnabled: config.dataApiEnabled },
+  };
+}
+
+export async function connectDeps(deps: Deps): Promise<void> {
+  await deps.redis.connect();
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  deps.redis.disconnect();
+  await deps.db.end();
+}

@@ -1,0 +1,55 @@
+// Loads the JSON Schemas in schemas/ once and compiles validators from them (Ajv, 2020-12 dialect).
+// The same files build the OpenAPI document and check responses in the tests.
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import * as addFormatsModule from 'ajv-formats';
+import { badRequest } from './errors.ts';
+
+// ajv-formats is CommonJS: Node puts the plugin on `default`, and so does Deno.
+const addFormats = addFormatsModule.default as unknown as typeof addFormatsModule.default.default;
+
+const schemaDir = new URL('../../schemas/', import.meta.url);
+
+export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
+
+export const schemas: JsonSchema[] = readdirSync(schemaDir)
+  .filter((file) => file.endsWith('.json'))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8')) as JsonSchema);
+
+function createAjv(coerceTypes: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: false, coerceTypes, useDefaults: true, discriminator: true, strict: true, strictRequired: false });
+  addFormats(ajv);
+  for (const schema of schemas) ajv.addSchema(schema);
+  return ajv;
+}
+
+const bodies = createAjv(false);
+// Query strings arrive as text: this instance turns "25" into 25 and fills defaults.
+const queries = createAjv(true);
+
+export const validatorFor = (id: string): ValidateFunction => {
+  const validate = bodies.getSchema(id);
+  if (!validate) throw new Error(`no schema ${id}`);
+  return validate;
+};
+
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return 'is invalid';
+  const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'value';
+  const allowed = first.params && 'allowedValues' in first.params ? `: ${(first.params.allowedValues as unknown[]).join(', ')}` : '';
+  return `${where} ${first.message ?? 'is invalid'}${allowed}`;
+}
+
+/** Returns a query-string parser for a schema: typed values with defaults, or a 400. */
+export function queryParser<T>(id: string): (query: Record<string, unknown>) => T {
+  const validate = queries.getSchema(id);
+  if (!validate) throw new Error(`no schema ${id}`);
+  return (query) => {
+    const copy: Record<string, unknown> = { ...query };
+    if (!validate(copy)) throw badRequest(`query parameter ${describeErrors(validate.errors)}`);
+    return copy as T;
+  };
+}

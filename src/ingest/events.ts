@@ -1,0 +1,102 @@
+// Checks a batch of game-server events one by one and normalises the good ones. Only the fields
+// the service keeps are copied, so coordinates (x, y, z) and any other extra field never go further.
+import { validatorFor, describeErrors } from '../http/schemas.ts';
+import { badRequest } from '../http/errors.ts';
+
+export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots'] as const;
+export type EventType = (typeof eventTypes)[number];
+
+/** A timestamp further ahead than this is a clock error on the game host: arrival time is used. */
+export const maxFutureSkewMs = 60_000;
+
+interface Player {
+  platformId: string;
+  name: string;
+}
+
+interface Base {
+  index: number;
+  id: string;
+  tsMs: number;
+}
+
+export type IngestEvent =
+  | (Base & { type: 'server.status'; online: boolean; map?: string; gameVersion?: string; players?: number; fps?: number; uptimeSeconds?: number })
+  | (Base & { type: 'server.started' })
+  | (Base & { type: 'player.connect' | 'player.disconnect' | 'player.heartbeat'; player: Player })
+  | (Base & { type: 'kill'; killer: Player; victim: Player; weapon: string; distance: number; isHeadshot: boolean; hitZone: string | null })
+  | (Base & { type: 'shots'; platformId: string; fired: number; hits: number });
+
+export interface Rejection {
+  index: number;
+  error: string;
+}
+
+export interface ParsedBatch {
+  events: IngestEvent[];
+  rejected: Rejection[];
+}
+
+const validateBatch = validatorFor('ingest-batch.json');
+const validateEvent = validatorFor('ingest-event.json');
+const knownTypes = new Set<string>(eventTypes);
+
+type Raw = Record<string, unknown>;
+
+/** Throws a 400 when the batch itself is malformed; bad events are rejected one by one. */
+export function parseBatch(body: unknown, arrivalMs: number): ParsedBatch {
+  if (!validateBatch(body)) throw badRequest(`batch ${describeErrors(validateBatch.errors)}`);
+  const items = (body as { events: Raw[] }).events;
+  const events: IngestEvent[] = [];
+  const rejected: Rejection[] = [];
+  items.forEach((raw, index) => {
+    const error = eventError(raw, arrivalMs);
+    if (error) rejected.push({ index, error });
+    else events.push(normalise(raw, index, arrivalMs));
+  });
+  return { events, rejected };
+}
+
+function eventError(raw: Raw, arrivalMs: number): string | undefined {
+  if (typeof raw.type === 'string' && !knownTypes.has(raw.type)) return `unknown event type "${raw.type.slice(0, 40)}"`;
+  if (!validateEvent(raw)) return describeErrors(validateEvent.errors).replace(/^value /, 'event ');
+  if (Number.isNaN(timestampMs(raw.ts as string | number, arrivalMs))) return 'ts is not a valid date-time';
+  if (raw.type === 'shots' && (raw.hits as number) > (raw.fired as number)) return 'hits must not exceed fired';
+  return undefined;
+}
+
+function timestampMs(ts: string | number, arrivalMs: number): number {
+  const ms = typeof ts === 'number' ? ts : Date.parse(ts);
+  return ms > arrivalMs + maxFutureSkewMs ? arrivalMs : ms;
+}
+
+const player = (raw: unknown): Player => {
+  const p = raw as Player;
+  return { platformId: p.platformId, name: p.name };
+};
+
+function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
+  const base = { index, id: (raw.id as string).toLowerCase(), tsMs: timestampMs(raw.ts as string | number, arrivalMs) };
+  const type = raw.type as EventType;
+  switch (type) {
+    case 'server.status':
+      return {
+        ...base, type, online: raw.online as boolean,
+        map: raw.map as string | undefined, gameVersion: raw.gameVersion as string | undefined,
+        players: raw.players as number | undefined, fps: raw.fps as number | undefined, uptimeSeconds: raw.uptimeSeconds as number | undefined,
+      };
+    case 'server.started':
+      return { ...base, type };
+    case 'player.connect':
+    case 'player.disconnect':
+    case 'player.heartbeat':
+      return { ...base, type, player: player(raw) };
+    case 'kill':
+      return {
+        ...base, type, killer: player(raw.killer), victim: player(raw.victim), weapon: raw.weapon as string,
+        distance: raw.distance as number, isHeadshot: raw.isHeadshot as boolean, hitZone: (raw.hitZone as string | undefined) ?? null,
+      };
+    case 'shots':
+      return { ...base, type, platformId: raw.platformId as string, fired: raw.fired as number, hits: raw.hits as number };
+  }
+}

@@ -1,0 +1,40 @@
+// Starts the service: the web process, the worker, or both in one process (the default), and
+// optionally loads the demo dataset and prints how to try it.
+import process from 'node:process';
+import { Command, Option } from 'commander';
+import { createApp } from './app.ts';
+import { boot, configOrExit } from './boot.ts';
+import { closeDeps } from './deps.ts';
+import { loadDemo } from './demo/load-demo.ts';
+import { demoInstructions } from './demo/instructions.ts';
+import { startWorker } from '../workers/main.ts';
+
+const options = new Command()
+  .name('main')
+  .addOption(new Option('--role <role>', 'which process to run').choices(['all', 'web', 'worker']).default('all'))
+  .option('--demo', 'load the demo dataset and print an API key and curl lines')
+  .parse()
+  .opts<{ role: 'all' | 'web' | 'worker'; demo?: boolean }>();
+
+const config = configOrExit();
+const deps = await boot(config);
+const stops: (() => Promise<void>)[] = [];
+
+if (options.role !== 'worker') {
+  const server = createApp(deps).listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  deps.log.info({ port: config.port, host: config.host }, 'web listening');
+}
+if (options.role !== 'web') stops.push(startWorker(deps));
+if (options.demo) process.stdout.write(demoInstructions(await loadDemo(deps), config.port));
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    deps.log.info({ signal }, 'shutting down');
+    void Promise.all(stops.map((stop) => stop())).then(() => closeDeps(deps)).then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,94 @@
+// SQL for game servers: registration, revocation, ingest tokens and the status record.
+import type { Queryable } from '../store/db.ts';
+
+/** The server's row as the Data API and ingestion need it (cached in Redis as JSON). */
+export interface ServerRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  map: string | null;
+  gameVersion: string | null;
+  statusOnline: boolean;
+  statusAt: string | null;
+  lastSeenAt: string | null;
+  players: number | null;
+  fps: number | null;
+  uptimeSeconds: number | null;
+  metricsAt: string | null;
+  revoked: boolean;
+}
+
+export const serverRecordColumns = `id, account_id AS "accountId", name, map, game_version AS "gameVersion",
+  online AS "statusOnline", status_at AS "statusAt", last_seen_at AS "lastSeenAt", players, fps,
+  uptime_seconds AS "uptimeSeconds", metrics_at AS "metricsAt", revoked_at IS NOT NULL AS revoked`;
+
+export interface NewServer {
+  /** A fixed id (demo data); an existing server of that id is kept. */
+  id?: string;
+  name: string;
+  banFilePath?: string | null;
+  priorityFilePath?: string | null;
+  restartCommand?: string | null;
+}
+
+export async function insertServer(db: Queryable, accountId: string, server: NewServer, tokenHash: Buffer): Promise<ServerRecord> {
+  const { rows } = await db.query<ServerRecord>(
+    `INSERT INTO servers (id, account_id, name, ban_file_path, priority_file_path, restart_command, ingest_token_hash)
+     VALUES (coalesce($7::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id) DO UPDATE SET ingest_token_hash = excluded.ingest_token_hash, revoked_at = NULL
+     WHERE servers.account_id = excluded.account_id
+     RETURNING ${serverRecordColumns}`,
+    [accountId, server.name, server.banFilePath ?? null, server.priorityFilePath ?? null, server.restartCommand ?? null, tokenHash, server.id ?? null],
+  );
+  return rows[0]!;
+}
+
+export async function findServerRecord(db: Queryable, serverId: string): Promise<ServerRecord | undefined> {
+  const { rows } = await db.query<ServerRecord>({
+    name: 'server-record',
+    text: `SELECT ${serverRecordColumns} FROM servers WHERE id = $1`,
+    values: [serverId],
+  });
+  return rows[0];
+}
+
+/** Non-revoked servers of an account, newest activity first, never-seen ones last (newest created first). */
+export async function listServerRecords(db: Queryable, accountId: string): Promise<ServerRecord[]> {
+  const { rows } = await db.query<ServerRecord>({
+    name: 'server-list',
+    text: `SELECT ${serverRecordColumns} FROM servers WHERE account_id = $1 AND revoked_at IS NULL
+           ORDER BY last_seen_at DESC NULLS LAST, created_at DESC, id`,
+    values: [accountId],
+  });
+  return rows;
+}
+
+export async function listAllServerIds(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE revoked_at IS NULL ORDER BY id');
+  return rows.map((r) => r.id);
+}
+
+export async function findIngestTokenHash(db: Queryable, serverId: string): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ hash: Buffer }>({
+    name: 'server-ingest-token',
+    text: 'SELECT ingest_token_hash AS hash FROM servers WHERE id = $1 AND revoked_at IS NULL',
+    values: [serverId],
+  });
+  return rows[0]?.hash;
+}
+
+export async function revokeServerRow(db: Queryable, accountId: string, serverId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE servers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND account_id = $2',
+    [serverId, accountId],
+  );
+  return rowCount === 1;
+}
+
+export async function replaceIngestTokenHash(db: Queryable, accountId: string, serverId: string, tokenHash: Buffer): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE servers SET ingest_token_hash = $3 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
+    [serverId, accountId, tokenHash],
+  );
+  return rowCount === 1;
+}

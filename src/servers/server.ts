@@ -1,0 +1,61 @@
+// Game servers of an account: registration with a one-time ingest token, revocation, token
+// rotation, and the status record the Data API serves (cached in Redis, written by ingestion).
+import type { Deps } from '../deps.ts';
+import { newSecret, secretHash } from '../accounts/secrets.ts';
+import { serverKeys } from '../store/keys.ts';
+import { findServerRecord, insertServer, replaceIngestTokenHash, revokeServerRow } from './server.repo.ts';
+import type { NewServer, ServerRecord } from './server.repo.ts';
+
+export const ingestTokenPrefix = 'svci_';
+/** A status older than this no longer counts as online. */
+export const statusFreshMs = 120_000;
+
+export async function registerServer(deps: Deps, accountId: string, server: NewServer): Promise<{ server: ServerRecord; ingestToken: string }> {
+  const ingestToken = newSecret(ingestTokenPrefix);
+  const record = await insertServer(deps.db, accountId, server, secretHash(ingestToken));
+  return { server: record, ingestToken };
+}
+
+export async function revokeServer(deps: Deps, accountId: string, serverId: string): Promise<boolean> {
+  const revoked = await revokeServerRow(deps.db, accountId, serverId);
+  if (revoked) await forgetServer(deps, serverId);
+  return revoked;
+}
+
+export async function rotateIngestToken(deps: Deps, accountId: string, serverId: string): Promise<string | undefined> {
+  const ingestToken = newSecret(ingestTokenPrefix);
+  const rotated = await replaceIngestTokenHash(deps.db, accountId, serverId, secretHash(ingestToken));
+  if (!rotated) return undefined;
+  await forgetServer(deps, serverId);
+  return ingestToken;
+}
+
+async function forgetServer(deps: Deps, serverId: string): Promise<void> {
+  deps.caches.serverOwners.delete(serverId);
+  deps.caches.ingestTokens.delete(serverId);
+  await deps.redis.del(serverKeys(serverId).status);
+}
+
+/** The status record: from Redis, else PostgreSQL (and then cached). Undefined when unknown. */
+export async function serverRecord(deps: Deps, serverId: string): Promise<ServerRecord | undefined> {
+  const key = serverKeys(serverId).status;
+  const cached = await deps.redis.get(key);
+  if (cached) return JSON.parse(cached) as ServerRecord;
+  const record = await findServerRecord(deps.db, serverId);
+  if (record) await deps.redis.set(key, JSON.stringify(record));
+  return record;
+}
+
+/** The account owning a live server, or undefined when it is unknown or revoked. */
+export async function liveServerOwner(deps: Deps, serverId: string): Promise<string | undefined> {
+  const cached = deps.caches.serverOwners.get(serverId);
+  if (cached !== undefined) return cached || undefined;
+  const record = await serverRecord(deps, serverId);
+  const owner = record && !record.revoked ? record.accountId : '';
+  deps.caches.serverOwners.set(serverId, owner);
+  return owner || undefined;
+}
+
+export function isOnline(record: ServerRecord, nowMs: number): boolean {
+  return record.statusOnline && record.statusAt !== null && nowMs - Date.parse(record.statusAt) <= statusFreshMs;
+}

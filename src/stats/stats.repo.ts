@@ -1,0 +1,67 @@
+// SQL for per-server player totals (server_players), the truth behind leaderboards and online windows.
+import type { Queryable } from '../store/db.ts';
+import type { PlayerTotals } from './totals.ts';
+
+interface TotalsRow {
+  platformId: string;
+  name: string | null;
+  kills: number;
+  deaths: number;
+  headshots: number;
+  killDistanceSum: number;
+  playSeconds: number;
+  shotsFired: number;
+  shotsHit: number;
+  onlineAt: string | null;
+}
+
+const columns = `platform_id AS "platformId", name, kills, deaths, headshots, kill_distance_sum AS "killDistanceSum",
+  play_seconds AS "playSeconds", shots_fired AS "shotsFired", shots_hit AS "shotsHit", online_at AS "onlineAt"`;
+
+const toTotals = (r: TotalsRow): PlayerTotals => ({
+  name: r.name, kills: r.kills, deaths: r.deaths, headshots: r.headshots, killDistanceSum: r.killDistanceSum,
+  playSeconds: r.playSeconds, shotsFired: r.shotsFired, shotsHit: r.shotsHit,
+  onlineAtMs: r.onlineAt === null ? null : Date.parse(r.onlineAt),
+});
+
+export async function loadTotals(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, PlayerTotals>> {
+  const { rows } = await db.query<TotalsRow>({
+    name: 'totals-by-ids',
+    text: `SELECT ${columns} FROM server_players WHERE server_id = $1 AND platform_id = ANY($2::text[])`,
+    values: [serverId, platformIds],
+  });
+  return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
+}
+
+/** Every player of a server, in platform-id order, a page at a time (for rebuilding Redis). */
+export async function totalsPage(db: Queryable, serverId: string, afterPlatformId: string, limit: number): Promise<[string, PlayerTotals][]> {
+  const { rows } = await db.query<TotalsRow>(
+    `SELECT ${columns} FROM server_players WHERE server_id = $1 AND platform_id > $2 ORDER BY platform_id LIMIT $3`,
+    [serverId, afterPlatformId, limit],
+  );
+  return rows.map((r) => [r.platformId, toTotals(r)]);
+}
+
+export async function saveTotals(db: Queryable, serverId: string, totals: Map<string, PlayerTotals>): Promise<void> {
+  const entries = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
+  await db.query({
+    name: 'totals-save',
+    text: `INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
+             play_seconds, shots_fired, shots_hit, online_at)
+           SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[],
+             $9::bigint[], $10::bigint[], $11::timestamptz[])
+           ON CONFLICT (server_id, platform_id) DO UPDATE SET
+             name = coalesce(excluded.name, sp.name), kills = excluded.kills, deaths = excluded.deaths,
+             headshots = excluded.headshots, kill_distance_sum = excluded.kill_distance_sum,
+             play_seconds = excluded.play_seconds, shots_fired = excluded.shots_fired,
+             shots_hit = excluded.shots_hit, online_at = excluded.online_at`,
+    values: [
+      serverId,
+      entries.map(([id]) => id),
+      col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
+      col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
+      col((t) => (t.onlineAtMs === null ? null : new Date(t.onlineAtMs).toISOString())),
+    ],
+  });
+}

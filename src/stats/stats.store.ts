@@ -1,0 +1,96 @@
+// Redis side of player totals: writes a server's changed state through apply-server-state.lua,
+// and reads leaderboard slices and online players back.
+import type { AppRedis } from '../store/redis.ts';
+import { serverKeys } from '../store/keys.ts';
+import { isRanked, leaderboardSorts, rankingMember, rankingScores } from './ranking.ts';
+import type { LeaderboardSort } from './ranking.ts';
+import { emptyTotals } from './totals.ts';
+import type { PlayerTotals } from './totals.ts';
+
+interface StoredTotals {
+  n: string | null;
+  k: number;
+  d: number;
+  h: number;
+  ds: number;
+  ps: number;
+  sf: number;
+  sh: number;
+  m: string | null;
+}
+
+const encode = (t: PlayerTotals, member: string | null): string =>
+  JSON.stringify({ n: t.name, k: t.kills, d: t.deaths, h: t.headshots, ds: t.killDistanceSum, ps: t.playSeconds, sf: t.shotsFired, sh: t.shotsHit, m: member } satisfies StoredTotals);
+
+export function decodeTotals(json: string): PlayerTotals {
+  const s = JSON.parse(json) as Partial<StoredTotals>;
+  const t = emptyTotals();
+  return {
+    ...t, name: s.n ?? null, kills: s.k ?? 0, deaths: s.d ?? 0, headshots: s.h ?? 0, killDistanceSum: s.ds ?? 0,
+    playSeconds: s.ps ?? 0, shotsFired: s.sf ?? 0, shotsHit: s.sh ?? 0,
+  };
+}
+
+const keysOf = (serverId: string) => {
+  const k = serverKeys(serverId);
+  return [k.players, ...leaderboardSorts.map((s) => k.leaderboard(s)), k.online, k.status, k.pages, k.generation];
+};
+
+/**
+ * Writes absolute totals (and the status record, if given). Online-window entries older than
+ * staleBeforeMs are dropped on the way.
+ */
+export async function writeServerState(
+  redis: AppRedis, serverId: string, totals: Map<string, PlayerTotals>, staleBeforeMs: number, statusJson = '',
+): Promise<void> {
+  const players: (string | number)[][] = [];
+  const online: (string | number)[][] = [];
+  const offline: string[] = [];
+  for (const [platformId, t] of totals) {
+    const member = isRanked(t) ? rankingMember(platformId, t) : null;
+    const scores = rankingScores(t);
+    players.push([platformId, encode(t, member), member ?? '', scores.points, scores.kd, scores.kills]);
+    if (t.onlineAtMs === null) offline.push(platformId);
+    else online.push([platformId, t.onlineAtMs]);
+  }
+  await redis.applyServerState(...keysOf(serverId), JSON.stringify({ players, online, offline, status: statusJson }), staleBeforeMs);
+}
+
+/** Removes every derived key of a server (before a rebuild). */
+export async function clearServerState(redis: AppRedis, serverId: string): Promise<void> {
+  await redis.del(...keysOf(serverId));
+}
+
+export interface LeaderboardSlice {
+  total: number;
+  generation: string;
+  players: [string, PlayerTotals][];
+}
+
+export async function leaderboardSlice(redis: AppRedis, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<LeaderboardSlice> {
+  const k = serverKeys(serverId);
+  const reply = (await redis.leaderboardSlice(k.leaderboard(sort), k.players, k.generation, offset, limit)) as [number, string, ...string[]];
+  const [total, generation, ...flat] = reply;
+  const players: [string, PlayerTotals][] = [];
+  for (let i = 0; i < flat.length; i += 2) players.push([flat[i]!, decodeTotals(flat[i + 1]!)]);
+  return { total, generation, players };
+}
+
+/** A rendered page, if one is cached for the server's current state. */
+export const cachedPage = (redis: AppRedis, serverId: string, field: string) => redis.hget(serverKeys(serverId).pages, field);
+
+export async function storePage(redis: AppRedis, serverId: string, generation: string, field: string, page: string, ttlMs: number): Promise<void> {
+  const k = serverKeys(serverId);
+  await redis.storePage(k.pages, k.generation, generation, field, page, ttlMs);
+}
+
+export async function onlinePlayers(redis: AppRedis, serverId: string, sinceMs: number): Promise<{ platformId: string; name: string }[]> {
+  const k = serverKeys(serverId);
+  const flat = (await redis.onlinePlayers(k.online, k.players, sinceMs)) as string[];
+  const players: { platformId: string; name: string }[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const platformId = flat[i]!;
+    players.push({ platformId, name: decodeTotals(flat[i + 1]!).name ?? platformId });
+  }
+  return players;
+}

@@ -1,0 +1,71 @@
+// Per-server player totals and how events change them. Pure: the caller loads the current
+// totals, applies a batch (sorted by time) and stores the result.
+import type { IngestEvent } from '../ingest/events.ts';
+
+export interface PlayerTotals {
+  name: string | null;
+  kills: number;
+  deaths: number;
+  headshots: number;
+  killDistanceSum: number;
+  playSeconds: number;
+  shotsFired: number;
+  shotsHit: number;
+  /** ms of the last presence event while connected; null once disconnected. */
+  onlineAtMs: number | null;
+}
+
+/** A player is online for this long after their last presence event; gaps longer than it are not play time. */
+export const onlineWindowMs = 90_000;
+
+export const emptyTotals = (): PlayerTotals => ({
+  name: null, kills: 0, deaths: 0, headshots: 0, killDistanceSum: 0, playSeconds: 0, shotsFired: 0, shotsHit: 0, onlineAtMs: null,
+});
+
+/** Applies events in time order; returns the platform ids whose totals changed. */
+export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly IngestEvent[]): Set<string> {
+  const changed = new Set<string>();
+  const of = (platformId: string, name?: string): PlayerTotals => {
+    let t = totals.get(platformId);
+    if (!t) totals.set(platformId, (t = emptyTotals()));
+    if (name !== undefined) t.name = name;
+    changed.add(platformId);
+    return t;
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'player.connect':
+      case 'player.heartbeat':
+      case 'player.disconnect':
+        presence(of(event.player.platformId, event.player.name), event.tsMs, event.type !== 'player.disconnect');
+        break;
+      case 'kill': {
+        const victim = of(event.victim.platformId, event.victim.name);
+        victim.deaths += 1;
+        // A suicide is a death, not a kill.
+        if (event.killer.platformId === event.victim.platformId) break;
+        const killer = of(event.killer.platformId, event.killer.name);
+        killer.kills += 1;
+        killer.killDistanceSum += event.distance;
+        if (event.isHeadshot) killer.headshots += 1;
+        break;
+      }
+      case 'shots': {
+        const shooter = of(event.platformId);
+        shooter.shotsFired += event.fired;
+        shooter.shotsHit += event.hits;
+        break;
+      }
+      case 'server.status':
+      case 'server.started':
+        break;
+    }
+  }
+  return changed;
+}
+
+function presence(t: PlayerTotals, tsMs: number, stillOnline: boolean): void {
+  if (t.onlineAtMs !== null && tsMs < t.onlineAtMs) return; // late, out-of-order event: already covered
+  if (t.onlineAtMs !== null && tsMs - t.onlineAtMs <= onlineWindowMs) t.playSeconds += (tsMs - t.onlineAtMs) / 1000;
+  t.onlineAtMs = stillOnline ? tsMs : null;
+}

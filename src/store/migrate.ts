@@ -1,0 +1,40 @@
+// Applies the versioned SQL migrations in migrations/ (node-pg-migrate) and creates the
+// database itself when it does not exist yet, so a fresh machine needs no manual step.
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { runner } from 'node-pg-migrate';
+import type { Log } from '../log.ts';
+
+const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!name || name === 'postgres') return;
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // created meanwhile by another process
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrate(databaseUrl: string, schema: string, log: Log): Promise<void> {
+  await runner({
+    databaseUrl,
+    dir: migrationsDir,
+    direction: 'up',
+    migrationsTable: 'schema_migrations',
+    schema,
+    createSchema: true,
+    advisoryLockMode: 'wait',
+    log: (msg: string) => log.debug({ migration: msg }),
+  });
+}

@@ -1,0 +1,36 @@
+// The ioredis client with the service's Lua scripts registered as commands (sent as EVALSHA).
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+
+const scripts = {
+  slidingWindow: { file: '../http/sliding-window.lua', keys: 2 },
+  applyServerState: { file: '../stats/apply-server-state.lua', keys: 8 },
+  leaderboardSlice: { file: '../stats/leaderboard-slice.lua', keys: 3 },
+  storePage: { file: '../stats/store-page.lua', keys: 2 },
+  onlinePlayers: { file: '../stats/online-players.lua', keys: 2 },
+  releaseLock: { file: './release-lock.lua', keys: 1 },
+} as const;
+
+type ScriptReply = Promise<unknown>;
+export type AppRedis = Redis & {
+  [K in keyof typeof scripts]: (...args: (string | number)[]) => ScriptReply;
+};
+
+export function createRedis(url: string, keyPrefix: string): AppRedis {
+  const redis = new Redis(url, {
+    keyPrefix,
+    lazyConnect: true,
+    // Fail fast instead of queueing without bound while Redis is away.
+    enableOfflineQueue: false,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3000,
+  });
+  // Connection errors surface on the commands that fail; the client keeps reconnecting.
+  redis.on('error', () => undefined);
+  for (const [name, { file, keys }] of Object.entries(scripts)) {
+    const lua = readFileSync(new URL(file, import.meta.url), 'utf8');
+    redis.defineCommand(name, { numberOfKeys: keys, lua });
+  }
+  return redis as AppRedis;
+}
