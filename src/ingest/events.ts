@@ -8,6 +8,8 @@ export type EventType = (typeof eventTypes)[number];
 
 /** A timestamp further ahead than this is a clock error on the game host: arrival time is used. */
 export const maxFutureSkewMs = 60_000;
+/** Events before this are refused: no game server reports from before 2000. */
+export const earliestEventMs = Date.UTC(2000, 0, 1);
 
 interface Player {
   platformId: string;
@@ -60,7 +62,9 @@ export function parseBatch(body: unknown, arrivalMs: number): ParsedBatch {
 function eventError(raw: Raw, arrivalMs: number): string | undefined {
   if (typeof raw.type === 'string' && !knownTypes.has(raw.type)) return `unknown event type "${raw.type.slice(0, 40)}"`;
   if (!validateEvent(raw)) return describeErrors(validateEvent.errors).replace(/^value /, 'event ');
-  if (Number.isNaN(timestampMs(raw.ts as string | number, arrivalMs))) return 'ts is not a valid date-time';
+  const ms = timestampMs(raw.ts as string | number, arrivalMs);
+  if (Number.isNaN(ms)) return 'ts is not a valid date-time';
+  if (ms < earliestEventMs) return 'ts is before 2000-01-01';
   if (raw.type === 'shots' && (raw.hits as number) > (raw.fired as number)) return 'hits must not exceed fired';
   return undefined;
 }

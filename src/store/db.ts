@@ -6,9 +6,15 @@ export type DbClient = pg.PoolClient;
 /** Either the pool or a client inside a transaction: store functions accept both. */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
-// Sessions run in UTC, so PostgreSQL renders timestamptz as "2026-11-22 10:00:00.123456+00":
-// it becomes an ISO string with its microseconds intact (a Date would drop them).
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => v.replace(' ', 'T').replace(/\+00$/, 'Z'));
+// Sessions run in UTC, so PostgreSQL renders timestamptz as "2026-11-22 10:00:00.1234+00".
+// It becomes an ISO string with at least milliseconds and its microseconds intact (a Date
+// would drop them): 2026-11-22T10:00:00.123400Z, 2026-11-22T10:00:00.000Z.
+export function isoFromPg(text: string): string {
+  const [seconds, fraction = ''] = text.slice(0, -3).split('.');
+  const digits = fraction.length > 3 ? fraction.padEnd(6, '0') : fraction.padEnd(3, '0');
+  return `${seconds!.replace(' ', 'T')}.${digits}Z`;
+}
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, isoFromPg);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function createDb(databaseUrl: string, schema: string, poolSize: number): Db {

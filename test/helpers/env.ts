@@ -1,0 +1,57 @@
+// A private world per test: its own PostgreSQL schema (migrated), its own Redis key prefix,
+// a manual clock and a supertest client. Tests run in parallel without seeing each other.
+import { randomBytes } from 'node:crypto';
+import supertest from 'supertest';
+import type TestAgent from 'supertest/lib/agent.js';
+import { createApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
+import type { Deps } from '../../src/deps.ts';
+import { createLog } from '../../src/log.ts';
+import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_test';
+export const t0 = Date.parse('2026-11-22T12:00:00.000Z');
+
+export interface TestEnv {
+  deps: Deps;
+  clock: ManualClock;
+  request: TestAgent;
+  close: () => Promise<void>;
+}
+
+let databaseReady: Promise<void> | undefined;
+
+export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: schema,
+    REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `${schema}:`, PG_POOL_SIZE: '3', ...env,
+  });
+  const log = createLog('silent');
+  databaseReady ??= ensureDatabase(testDatabaseUrl);
+  await databaseReady;
+  await migrate(testDatabaseUrl, schema, log);
+  const clock = new ManualClock(t0);
+  const deps = createDeps(config, { clock, log });
+  await connectDeps(deps);
+  const request = supertest(createApp(deps).callback());
+  const close = async () => {
+    await deps.db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await deleteKeys(deps, `${schema}:*`);
+    await closeDeps(deps);
+  };
+  return { deps, clock, request, close };
+}
+
+async function deleteKeys(deps: Deps, pattern: string): Promise<void> {
+  // SCAN patterns are not prefixed by ioredis; DEL arguments are, so strip the prefix first.
+  const prefix = deps.config.redisPrefix;
+  let cursor = '0';
+  do {
+    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await deps.redis.del(...keys.map((k) => k.slice(prefix.length)));
+  } while (cursor !== '0');
+}
