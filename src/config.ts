@@ -20,7 +20,6 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataApiEnabled: boolean;
   rates: RateLimits;
-  bodyLimitBytes: number;
   ingestBodyLimitBytes: number;
   authCacheMs: number;
 }
@@ -42,7 +41,6 @@ const envSchema = {
     RATE_DATA_STANDARD: int(60),
     RATE_DATA_PARTNER: int(600),
     RATE_INGEST: int(6000),
-    BODY_LIMIT_BYTES: int(100 * 1024, 1024, 64 * 1024 * 1024),
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
   },
@@ -91,7 +89,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dataPartner: v.RATE_DATA_PARTNER as number,
       ingest: v.RATE_INGEST as number,
     },
-    bodyLimitBytes: v.BODY_LIMIT_BYTES as number,
     ingestBodyLimitBytes: v.INGEST_BODY_LIMIT_BYTES as number,
     authCacheMs: v.AUTH_CACHE_MS as number,
   };
