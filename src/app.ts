@@ -1,19 +1,41 @@
 // Builds the Koa application from its dependencies; it never listens (src/main.ts does).
+// All middleware order lives here: request id and log, the error body, client facts, the
+// controller's per-IP limits, then the routers.
 import Koa from 'koa';
 import type { Deps } from './deps.ts';
 import type { AppState } from './http/context.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { requestLog } from './http/request-log.ts';
+import { clientInfo } from './http/client-info.ts';
+import { proxyTrust } from './http/client.ts';
+import { controllerLimits } from './http/controller-limits.ts';
 import { healthRouter } from './health/health.route.ts';
 import { openApiRouter } from './openapi/openapi.route.ts';
 import { dataApiRouter } from './data-api/router.ts';
 import { ingestRouter } from './ingest/ingest.route.ts';
+import { setupRouter } from './auth/setup.route.ts';
+import { authRouter } from './auth/auth.route.ts';
+import { usersRouter } from './users/users.route.ts';
+import { accountsRouter } from './accounts/accounts.route.ts';
+import { apiKeysRouter } from './accounts/api-keys.route.ts';
+import { operatorRouter } from './operator/operator.route.ts';
+import { serversRouter } from './servers/servers.route.ts';
+import { auditRouter } from './audit/audit.route.ts';
+import { tilesRouter } from './maps/tiles.route.ts';
+
+export const routersOf = (deps: Deps) => [
+  healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
+  setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
+  operatorRouter(deps), serversRouter(deps), auditRouter(deps), tilesRouter(deps),
+];
 
 export function createApp(deps: Deps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
-  for (const router of [healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps)]) {
+  app.use(clientInfo(proxyTrust(deps.config.trustedProxies)));
+  app.use(controllerLimits(deps));
+  for (const router of routersOf(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

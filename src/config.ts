@@ -1,11 +1,16 @@
 // Reads the environment once, validates every value, and turns it into the typed Config.
 // Nothing else in the service reads process.env or Deno.env.
+import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
+import ipaddr from 'ipaddr.js';
 
 export interface RateLimits {
   dataStandard: number;
   dataPartner: number;
   ingest: number;
+  controller: number;
+  auth: number;
+  chat: number;
 }
 
 export interface Config {
@@ -22,6 +27,13 @@ export interface Config {
   rates: RateLimits;
   ingestBodyLimitBytes: number;
   authCacheMs: number;
+  /** HMAC key of session JWTs and CSRF tokens. */
+  jwtSecret: string;
+  sessionTtlMinutes: number;
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For / X-Forwarded-Proto are believed. */
+  trustedProxies: string[];
+  controllerRateLimit: boolean;
+  mapTilesDir: string;
 }
 
 const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
@@ -41,6 +53,14 @@ const envSchema = {
     RATE_DATA_STANDARD: int(60),
     RATE_DATA_PARTNER: int(600),
     RATE_INGEST: int(6000),
+    RATE_CONTROLLER: int(600),
+    RATE_AUTH: int(20),
+    RATE_CHAT: int(120),
+    CONTROLLER_RATE_LIMIT: { type: 'boolean', default: true },
+    JWT_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
+    SESSION_TTL_MINUTES: int(720, 5, 60 * 24 * 30),
+    TRUSTED_PROXIES: { type: 'string', pattern: '^[0-9a-fA-F.:/, ]*$', default: '' },
+    MAP_TILES_DIR: { type: 'string', minLength: 1, default: 'fixtures/tiles' },
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
   },
@@ -73,6 +93,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(problems);
   }
   const v = input as EnvValues;
+  const problems: string[] = [];
+  if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production') problems.push('JWT_SECRET: required in production (at least 32 characters)');
+  const trustedProxies = (v.TRUSTED_PROXIES as string).split(',').map((p) => p.trim()).filter(Boolean);
+  for (const proxy of trustedProxies) {
+    if (!ipaddr.isValidCIDR(proxy) && !ipaddr.isValid(proxy)) problems.push(`TRUSTED_PROXIES: "${proxy}" is not an address or CIDR range`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: v.NODE_ENV as Config['env'],
     host: v.HOST as string,
@@ -88,8 +115,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dataStandard: v.RATE_DATA_STANDARD as number,
       dataPartner: v.RATE_DATA_PARTNER as number,
       ingest: v.RATE_INGEST as number,
+      controller: v.RATE_CONTROLLER as number,
+      auth: v.RATE_AUTH as number,
+      chat: v.RATE_CHAT as number,
     },
     ingestBodyLimitBytes: v.INGEST_BODY_LIMIT_BYTES as number,
     authCacheMs: v.AUTH_CACHE_MS as number,
+    // Outside production a missing secret is replaced by a random one: sessions end with the process.
+    jwtSecret: (v.JWT_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
+    sessionTtlMinutes: v.SESSION_TTL_MINUTES as number,
+    trustedProxies,
+    controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
+    mapTilesDir: v.MAP_TILES_DIR as string,
   };
 }

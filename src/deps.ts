@@ -11,6 +11,7 @@ import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
+import { followDataApiSwitch } from './operator/data-api-switch.ts';
 
 export interface Deps {
   config: Config;
@@ -28,6 +29,8 @@ export interface Deps {
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
+  /** What connectDeps started and closeDeps stops. */
+  closers: (() => void)[];
 }
 
 export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Deps {
@@ -40,14 +43,17 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
     log: overrides.log ?? createLog(config.logLevel),
     caches: { apiKeys: cache(), serverOwners: cache(), ingestTokens: cache() },
     runtime: { dataApiEnabled: config.dataApiEnabled },
+    closers: [],
   };
 }
 
 export async function connectDeps(deps: Deps): Promise<void> {
   await deps.redis.connect();
+  deps.closers.push(await followDataApiSwitch(deps));
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  for (const close of deps.closers.splice(0)) close();
   deps.redis.disconnect();
   await deps.db.end();
 }

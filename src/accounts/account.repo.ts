@@ -21,3 +21,7 @@ export async function findAccount(db: Queryable, id: string): Promise<Account | 
   const { rows } = await db.query<Account>('SELECT id, name, created_at AS "createdAt" FROM accounts WHERE id = $1', [id]);
   return rows[0];
 }
+
+export async function markOperatorAccount(db: Queryable, accountId: string): Promise<void> {
+  await db.query('UPDATE accounts SET is_operator = true WHERE id = $1', [accountId]);
+}

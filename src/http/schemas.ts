@@ -39,6 +39,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   const first = errors?.[0];
   if (!first) return 'is invalid';
   const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'value';
+  if (first.keyword === 'additionalProperties') return `${where} has an unknown field "${String(first.params.additionalProperty)}"`;
   const allowed = first.params && 'allowedValues' in first.params ? `: ${(first.params.allowedValues as unknown[]).join(', ')}` : '';
   return `${where} ${first.message ?? 'is invalid'}${allowed}`;
 }

@@ -92,3 +92,53 @@ export async function replaceIngestTokenHash(db: Queryable, accountId: string, s
   );
   return rowCount === 1;
 }
+
+/** A server as its admins manage it (the controller view). */
+export interface ManagedServer {
+  id: string;
+  name: string;
+  banFilePath: string | null;
+  priorityFilePath: string | null;
+  restartCommand: string | null;
+  createdAt: string;
+  statusOnline: boolean;
+  statusAt: string | null;
+  lastSeenAt: string | null;
+}
+
+const managedColumns = `id, name, ban_file_path AS "banFilePath", priority_file_path AS "priorityFilePath",
+  restart_command AS "restartCommand", created_at AS "createdAt", online AS "statusOnline", status_at AS "statusAt",
+  last_seen_at AS "lastSeenAt"`;
+
+export async function listManagedServers(db: Queryable, accountId: string): Promise<ManagedServer[]> {
+  const { rows } = await db.query<ManagedServer>(
+    `SELECT ${managedColumns} FROM servers WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
+    [accountId],
+  );
+  return rows;
+}
+
+export async function findManagedServer(db: Queryable, accountId: string, serverId: string): Promise<ManagedServer | undefined> {
+  const { rows } = await db.query<ManagedServer>(
+    `SELECT ${managedColumns} FROM servers WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL`,
+    [serverId, accountId],
+  );
+  return rows[0];
+}
+
+export type ServerChange = Partial<Pick<ManagedServer, 'name' | 'banFilePath' | 'priorityFilePath' | 'restartCommand'>>;
+
+/** Changes the given fields (a field given as null is cleared). */
+export async function updateManagedServer(db: Queryable, accountId: string, serverId: string, change: ServerChange): Promise<ManagedServer | undefined> {
+  const { rows } = await db.query<ManagedServer>(
+    `UPDATE servers SET
+       name = CASE WHEN $3 THEN $4 ELSE name END,
+       ban_file_path = CASE WHEN $5 THEN $6 ELSE ban_file_path END,
+       priority_file_path = CASE WHEN $7 THEN $8 ELSE priority_file_path END,
+       restart_command = CASE WHEN $9 THEN $10 ELSE restart_command END
+     WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING ${managedColumns}`,
+    [serverId, accountId, 'name' in change, change.name ?? null, 'banFilePath' in change, change.banFilePath ?? null,
+      'priorityFilePath' in change, change.priorityFilePath ?? null, 'restartCommand' in change, change.restartCommand ?? null],
+  );
+  return rows[0];
+}

@@ -18,7 +18,7 @@ export async function registerServer(deps: Deps, accountId: string, server: NewS
 
 export async function revokeServer(deps: Deps, accountId: string, serverId: string): Promise<boolean> {
   const revoked = await revokeServerRow(deps.db, accountId, serverId);
-  if (revoked) await forgetServer(deps, serverId);
+  if (revoked) await dropServerCaches(deps, serverId);
   return revoked;
 }
 
@@ -26,11 +26,12 @@ export async function rotateIngestToken(deps: Deps, accountId: string, serverId:
   const ingestToken = newSecret(ingestTokenPrefix);
   const rotated = await replaceIngestTokenHash(deps.db, accountId, serverId, secretHash(ingestToken));
   if (!rotated) return undefined;
-  await forgetServer(deps, serverId);
+  await dropServerCaches(deps, serverId);
   return ingestToken;
 }
 
-async function forgetServer(deps: Deps, serverId: string): Promise<void> {
+/** After a change to a server's row: cached views of it are dropped, in this process and Redis. */
+export async function dropServerCaches(deps: Deps, serverId: string): Promise<void> {
   deps.caches.serverOwners.delete(serverId);
   deps.caches.ingestTokens.delete(serverId);
   await deps.redis.del(serverKeys(serverId).status);
@@ -56,6 +57,6 @@ export async function liveServerOwner(deps: Deps, serverId: string): Promise<str
   return owner || undefined;
 }
 
-export function isOnline(record: ServerRecord, nowMs: number): boolean {
+export function isOnline(record: Pick<ServerRecord, 'statusOnline' | 'statusAt'>, nowMs: number): boolean {
   return record.statusOnline && record.statusAt !== null && nowMs - Date.parse(record.statusAt) <= statusFreshMs;
 }

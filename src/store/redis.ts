@@ -9,6 +9,7 @@ const scripts = {
   storePage: { file: '../stats/store-page.lua', keys: 2 },
   onlinePlayers: { file: '../stats/online-players.lua', keys: 2 },
   releaseLock: { file: './release-lock.lua', keys: 1 },
+  loginAttempt: { file: '../auth/login-attempt.lua', keys: 2 },
 } as const;
 
 type ScriptReply = Promise<unknown>;

@@ -1,0 +1,23 @@
+// POST /api/accounts (accounts.manage): the operator adds a community with its owner.
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+import { bodyOf, jsonBody } from '../http/body.ts';
+import { auditAction } from '../audit/audit.ts';
+import { authenticate, requirePermission } from '../auth/authenticate.ts';
+import { createCommunity } from './community.ts';
+
+const accountBody = bodyOf<{ accountName: string; username: string; password: string }>('account-create.json');
+
+export function accountsRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/accounts' });
+  router.post('/', authenticate(deps), requirePermission('accounts.manage'), jsonBody, async (ctx) => {
+    const created = (await createCommunity(deps, accountBody(ctx)))!;
+    const details = { accountName: created.account.name, owner: created.owner.username };
+    await auditAction(deps, ctx, { action: 'account.create', target: { type: 'account', id: created.account.id }, details });
+    await auditAction(deps, ctx, { accountId: created.account.id, action: 'account.create', target: { type: 'account', id: created.account.id }, details });
+    ctx.status = 201;
+    ctx.body = created;
+  });
+  return router;
+}

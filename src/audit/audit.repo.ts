@@ -1,0 +1,44 @@
+// SQL for the audit log.
+import type { Queryable } from '../store/db.ts';
+
+export interface AuditRecord {
+  accountId: string | null;
+  at: string;
+  actorType: 'user' | 'system' | 'chat';
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  ip: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { type: AuditRecord['actorType']; id: string | null; name: string | null };
+  action: string;
+  target: { type: string | null; id: string | null };
+  ip: string | null;
+  details: Record<string, unknown>;
+}
+
+export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO audit_log (account_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, ip, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [r.accountId, r.at, r.actorType, r.actorId, r.actorName, r.action, r.targetType, r.targetId, r.ip, JSON.stringify(r.details)],
+  );
+}
+
+/** Newest first, keyset-paged by id (entries with an id below `beforeId`). */
+export async function auditPage(db: Queryable, accountId: string, beforeId: string | null, limit: number): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
+            json_build_object('type', target_type, 'id', target_id) AS target, ip, details
+     FROM audit_log WHERE account_id = $1 AND ($2::int8 IS NULL OR id < $2::int8) ORDER BY id DESC LIMIT $3`,
+    [accountId, beforeId, limit],
+  );
+  return rows;
+}

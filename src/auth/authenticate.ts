@@ -1,0 +1,52 @@
+// Controller authentication: the auth-token cookie is read first, then Authorization: Bearer.
+// A cookie session must echo its CSRF token on every unsafe method outside the exempt paths.
+import type { Middleware } from 'koa';
+import type { Deps } from '../deps.ts';
+import type { AppContext, AppState } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { bearerToken } from '../http/credentials.ts';
+import { sessionCookie } from './cookies.ts';
+import { permissionsOf } from './permissions.ts';
+import type { Permission } from './permissions.ts';
+import { csrfMatches, sessionFromToken } from './session.ts';
+import type { SessionPrincipal } from '../auth/session.repo.ts';
+
+export interface Principal extends SessionPrincipal {
+  via: 'cookie' | 'bearer';
+  permissions: Set<Permission>;
+}
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Exactly the spec's exempt list; a path is compared as it arrived, so `/api/auth/login/` is not exempt. */
+export function csrfExempt(method: string, path: string): boolean {
+  if (path.startsWith('/api/setup/')) return true;
+  return (method === 'POST' && ['/api/auth/login', '/api/auth/logout', '/api/store/webhook', '/api/chat/action'].includes(path))
+    || (method === 'GET' && path === '/api/health');
+}
+
+/** Resolves the session (401 without one) and enforces CSRF for cookie sessions. */
+export function authenticate(deps: Deps): Middleware<AppState> {
+  return async (ctx, next) => {
+    const cookie = sessionCookie(ctx);
+    const bearer = bearerToken(ctx.get('authorization'));
+    let session = cookie ? await sessionFromToken(deps, cookie) : undefined;
+    const via = session ? 'cookie' : 'bearer';
+    if (!session && bearer) session = await sessionFromToken(deps, bearer);
+    if (!session) throw new ApiError('UNAUTHORIZED', 'sign in first (auth-token cookie or Authorization: Bearer)');
+    if (via === 'cookie' && unsafeMethods.has(ctx.method) && !csrfExempt(ctx.method, ctx.path)) {
+      if (!csrfMatches(deps, session.sessionId, ctx.get('x-csrf-token'))) throw new ApiError('csrf-mismatch', 'missing or wrong X-CSRF-Token header');
+    }
+    ctx.state.principal = { ...session, via, permissions: permissionsOf(session.role, session.isOperator) };
+    await next();
+  };
+}
+
+export const principalOf = (ctx: AppContext): Principal => ctx.state.principal!;
+
+/** 403 unless the signed-in user's role grants the permission. */
+export function requirePermission(permission: Permission): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!principalOf(ctx).permissions.has(permission)) throw new ApiError('FORBIDDEN', `your role lacks the permission ${permission}`);
+    await next();
+  };
+}

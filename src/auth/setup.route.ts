@@ -1,0 +1,28 @@
+// First run: GET /api/setup/status, POST /api/setup/admin (only while no user exists).
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { bodyOf, jsonBody } from '../http/body.ts';
+import { auditAction } from '../audit/audit.ts';
+import { createCommunity } from '../accounts/community.ts';
+import { countUsers } from '../users/user.repo.ts';
+
+const setupBody = bodyOf<{ accountName: string; username: string; password: string }>('setup-admin.json');
+
+export function setupRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/setup' });
+  router.get('/status', async (ctx) => {
+    ctx.body = { needsSetup: (await countUsers(deps.db)) === 0 };
+  });
+  router.post('/admin', jsonBody, async (ctx) => {
+    const body = setupBody(ctx);
+    const created = await createCommunity(deps, body, true);
+    if (!created) throw new ApiError('CONFLICT', 'setup is done: an administrator exists');
+    const { account, owner } = created;
+    await auditAction(deps, ctx, { accountId: account.id, actor: { id: owner.id, name: owner.username }, action: 'setup.admin', target: { type: 'account', id: account.id } });
+    ctx.status = 201;
+    ctx.body = created;
+  });
+  return router;
+}

@@ -1,0 +1,40 @@
+// Per-IP rate limits of the controller paths (DESIGN 12): a default on every /api path except
+// the Data API (/api/v1/*, which limits per key), map tiles, and the calls game servers make with
+// their ingest token; plus tighter caps on the sign-in/setup and chat-bot paths.
+import type { Middleware } from 'koa';
+import type { Deps } from '../deps.ts';
+import type { AppState } from './context.ts';
+import { ApiError } from './errors.ts';
+import { rateLimitIdentity } from './client.ts';
+import { rateLimitHeaders, takeRateToken } from './rate-limit.ts';
+import type { RateDecision } from './rate-limit.ts';
+
+const ingestTokenPath = /^\/api\/servers\/[^/]+\/(events|files\/[^/]+)$/;
+
+export function controllerPath(path: string): boolean {
+  return path.startsWith('/api/') && !path.startsWith('/api/v1/') && !path.startsWith('/api/maps/tiles/') && !ingestTokenPath.test(path);
+}
+
+function scopedLimit(deps: Deps, path: string): [string, number] | undefined {
+  if (path === '/api/auth/login' || path.startsWith('/api/setup/')) return ['auth', deps.config.rates.auth];
+  if (path === '/api/chat/action') return ['chat', deps.config.rates.chat];
+  return undefined;
+}
+
+export function controllerLimits(deps: Deps): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!deps.config.controllerRateLimit || !controllerPath(ctx.path)) return next();
+    const who = rateLimitIdentity(ctx.state.clientIp);
+    const scoped = scopedLimit(deps, ctx.path);
+    const decisions: RateDecision[] = [await takeRateToken(deps, 'ctl', who, deps.config.rates.controller)];
+    if (scoped) decisions.push(await takeRateToken(deps, scoped[0], who, scoped[1]));
+    const refused = decisions.find((d) => !d.allowed);
+    const shown = refused ?? decisions.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    ctx.set(rateLimitHeaders(shown));
+    if (refused) {
+      const retryAfter = Math.max(1, Math.ceil(refused.resetMs / 1000));
+      throw new ApiError('RATE_LIMITED', 'too many requests from this address', { retryAfter }, { 'Retry-After': String(retryAfter) });
+    }
+    await next();
+  };
+}

@@ -1,0 +1,21 @@
+// GET /api/maps/tiles/* serves map tile files from MAP_TILES_DIR: no rate limit, no way out of
+// the folder (@koa/send resolves the path inside its root and refuses traversal).
+import Router from '@koa/router';
+import { send } from '@koa/send';
+import { resolve } from 'node:path';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+
+const tileFile = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*\.(png|jpg|jpeg|webp)$/;
+
+export function tilesRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>();
+  const root = resolve(deps.config.mapTilesDir);
+  router.get('/api/maps/tiles/*path', async (ctx) => {
+    const path = ctx.params.path ?? '';
+    // Only plain tile names reach the file system; dot segments and hidden files answer 404.
+    if (!tileFile.test(path) || path.split('/').some((segment) => segment.startsWith('.'))) return;
+    await send(ctx, path, { root, maxage: 86_400_000, immutable: false, hidden: false });
+  });
+  return router;
+}

@@ -1,0 +1,25 @@
+// PUT /api/operator/data-api (accounts.manage): the spec's operator switch, at runtime.
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+import { bodyOf, jsonBody } from '../http/body.ts';
+import { auditAction } from '../audit/audit.ts';
+import { authenticate, requirePermission } from '../auth/authenticate.ts';
+import { setDataApiEnabled } from './data-api-switch.ts';
+
+const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
+
+export function operatorRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/operator' });
+  router.use(authenticate(deps), requirePermission('accounts.manage'));
+  router.get('/data-api', (ctx) => {
+    ctx.body = { enabled: deps.runtime.dataApiEnabled };
+  });
+  router.put('/data-api', jsonBody, async (ctx) => {
+    const { enabled } = switchBody(ctx);
+    await setDataApiEnabled(deps, enabled);
+    await auditAction(deps, ctx, { action: 'operator.data-api.set', target: { type: 'setting', id: 'data-api' }, details: { enabled } });
+    ctx.body = { enabled };
+  });
+  return router;
+}

@@ -1,0 +1,43 @@
+// Controller users of an account: creation with a hashed password, role and password changes,
+// removal (which ends the user's sessions). An account always keeps at least one owner.
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Queryable } from '../store/db.ts';
+import { hashPassword } from '../auth/password.ts';
+import type { Role } from '../auth/permissions.ts';
+import { revokeUserSessions } from '../auth/session.repo.ts';
+import { countOwners, deleteUser, findUserRole, insertUser, updateUser } from './user.repo.ts';
+import type { User } from './user.repo.ts';
+
+export async function createUser(db: Queryable, accountId: string, username: string, password: string, role: Role): Promise<User> {
+  try {
+    return await insertUser(db, accountId, username, await hashPassword(password), role);
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new ApiError('CONFLICT', 'that username is taken');
+    throw err;
+  }
+}
+
+export async function changeUser(deps: Deps, accountId: string, userId: string, change: { role?: Role; password?: string }): Promise<User> {
+  if (change.role && change.role !== 'owner') await keepAnOwner(deps, accountId, userId);
+  const user = await updateUser(deps.db, accountId, userId, {
+    role: change.role,
+    passwordHash: change.password ? await hashPassword(change.password) : undefined,
+  });
+  if (!user) throw new ApiError('NOT_FOUND', 'user not found');
+  // A new password or role ends the sessions signed in under the old one.
+  await revokeUserSessions(deps.db, userId, new Date(deps.clock.now()).toISOString());
+  return user;
+}
+
+export async function removeUser(deps: Deps, accountId: string, userId: string): Promise<void> {
+  await keepAnOwner(deps, accountId, userId);
+  if (!(await deleteUser(deps.db, accountId, userId))) throw new ApiError('NOT_FOUND', 'user not found');
+  await revokeUserSessions(deps.db, userId, new Date(deps.clock.now()).toISOString());
+}
+
+async function keepAnOwner(deps: Deps, accountId: string, userId: string): Promise<void> {
+  if ((await findUserRole(deps.db, accountId, userId)) === 'owner' && (await countOwners(deps.db, accountId)) <= 1) {
+    throw new ApiError('CONFLICT', 'an account keeps at least one owner');
+  }
+}
