@@ -6,8 +6,9 @@ import type { Operation } from './operation.ts';
 import { dataApiOperations } from '../data-api/openapi.ts';
 import { ingestOperations } from '../ingest/openapi.ts';
 import { healthOperations } from '../health/openapi.ts';
+import { controllerOperations } from './controller.ts';
 
-export const operations: Operation[] = [...healthOperations, ...dataApiOperations, ...ingestOperations];
+export const operations: Operation[] = [...healthOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });
@@ -41,7 +42,11 @@ function parameters(op: Operation) {
   return params;
 }
 
-const securityOf = { apiKey: [{ bearerApiKey: [] }, { headerApiKey: [] }], ingestToken: [{ ingestToken: [] }] };
+const securityOf = {
+  apiKey: [{ bearerApiKey: [] }, { headerApiKey: [] }],
+  ingestToken: [{ ingestToken: [] }],
+  session: [{ sessionCookie: [] }, { sessionBearer: [] }],
+};
 
 function operationObject(op: Operation) {
   const responses = Object.fromEntries(Object.entries(op.responses).map(([status, [description, schema]]) => [
@@ -66,7 +71,7 @@ export function buildOpenApiDocument() {
     info: {
       title: 'Game-server data, trust and controller API',
       version: '1.0.0',
-      description: 'Data API (read-only, API-key scoped to one account) and game-server ingestion.',
+      description: 'Data API (read-only, API-key scoped to one account), game-server ingestion, and the controller API under /api (session login, users, accounts, servers, API keys, audit).',
     },
     servers: [{ url: '/' }],
     paths,
@@ -76,6 +81,8 @@ export function buildOpenApiDocument() {
         bearerApiKey: { type: 'http', scheme: 'bearer', description: 'Data API key (svc_...)' },
         headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Service-Api-Key' },
         ingestToken: { type: 'http', scheme: 'bearer', description: "a server's ingest token (svci_...)" },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'auth-token', description: 'set by login; unsafe methods must echo the csrf-token cookie in X-CSRF-Token' },
+        sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'the token returned by login' },
       },
     },
   };

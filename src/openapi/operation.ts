@@ -5,7 +5,7 @@ export interface Operation {
   path: string;
   summary: string;
   tag: string;
-  security?: 'apiKey' | 'ingestToken';
+  security?: 'apiKey' | 'ingestToken' | 'session';
   pathParams?: Record<string, string>;
   /** $id of a query schema in schemas/ */
   query?: string;
