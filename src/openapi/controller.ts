@@ -25,6 +25,8 @@ export const controllerOperations: Operation[] = [
   { ...op('Operator', 'session'), method: 'get', path: '/api/operator/data-api', summary: 'The Data API switch (accounts.manage)', responses: { 200: ['state', 'data-api-switch.json'], ...session } },
   { ...op('Operator', 'session'), method: 'put', path: '/api/operator/data-api', summary: 'Turns the Data API on or off for the whole instance (accounts.manage)', body: 'data-api-switch.json',
     responses: { 200: ['state', 'data-api-switch.json'], ...withBody } },
+  { ...op('Operator', 'session'), method: 'post', path: '/api/operator/rebuild', summary: 'Rebuilds Redis-derived state (leaderboards, online windows, status) from PostgreSQL (accounts.manage)',
+    responses: { 200: ['servers and player totals rebuilt', 'rebuild-result.json'], ...session } },
   { ...op('API keys', 'session'), method: 'get', path: '/api/account/api-keys', summary: "The account's Data API keys, without the keys themselves (apikeys.manage)", responses: { 200: ['keys', 'api-key-list.json'], ...session } },
   { ...op('API keys', 'session'), method: 'post', path: '/api/account/api-keys', summary: 'Mints a key; the raw key is shown once (apikeys.manage; partner tier needs partners.manage)', body: 'api-key-create.json',
     responses: { 201: ['key', 'api-key-created.json'], ...withBody } },

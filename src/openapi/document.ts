@@ -7,8 +7,9 @@ import { dataApiOperations } from '../data-api/openapi.ts';
 import { ingestOperations } from '../ingest/openapi.ts';
 import { healthOperations } from '../health/openapi.ts';
 import { controllerOperations } from './controller.ts';
+import { openApiOperations } from './openapi.ts';
 
-export const operations: Operation[] = [...healthOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations];
+export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });

@@ -1,4 +1,5 @@
-// PUT /api/operator/data-api (accounts.manage): the spec's operator switch, at runtime.
+// /api/operator (accounts.manage): the spec's Data API switch, at runtime, and the rebuild of
+// Redis-derived state from PostgreSQL (what `npm run cli -- rebuild` does).
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
@@ -6,6 +7,7 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { setDataApiEnabled } from './data-api-switch.ts';
+import { rebuildDerivedState } from '../derived/rebuild.ts';
 
 const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
 
@@ -20,6 +22,11 @@ export function operatorRouter(deps: Deps): Router<AppState> {
     await setDataApiEnabled(deps, enabled);
     await auditAction(deps, ctx, { action: 'operator.data-api.set', target: { type: 'setting', id: 'data-api' }, details: { enabled } });
     ctx.body = { enabled };
+  });
+  router.post('/rebuild', async (ctx) => {
+    const result = await rebuildDerivedState(deps);
+    await auditAction(deps, ctx, { action: 'operator.rebuild', target: { type: 'setting', id: 'derived-state' }, details: result });
+    ctx.body = result;
   });
   return router;
 }
