@@ -13,15 +13,21 @@ interface TotalsRow {
   shotsFired: number;
   shotsHit: number;
   onlineAt: string | null;
+  presenceAt: string | null;
+  nameAt: string | null;
 }
 
 const columns = `platform_id AS "platformId", name, kills, deaths, headshots, kill_distance_sum AS "killDistanceSum",
-  play_seconds AS "playSeconds", shots_fired AS "shotsFired", shots_hit AS "shotsHit", online_at AS "onlineAt"`;
+  play_seconds AS "playSeconds", shots_fired AS "shotsFired", shots_hit AS "shotsHit", online_at AS "onlineAt",
+  presence_at AS "presenceAt", name_at AS "nameAt"`;
+
+const msOf = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+const isoOf = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 const toTotals = (r: TotalsRow): PlayerTotals => ({
   name: r.name, kills: r.kills, deaths: r.deaths, headshots: r.headshots, killDistanceSum: r.killDistanceSum,
   playSeconds: r.playSeconds, shotsFired: r.shotsFired, shotsHit: r.shotsHit,
-  onlineAtMs: r.onlineAt === null ? null : Date.parse(r.onlineAt),
+  onlineAtMs: msOf(r.onlineAt), presenceAtMs: msOf(r.presenceAt), nameAtMs: msOf(r.nameAt),
 });
 
 export async function loadTotals(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, PlayerTotals>> {
@@ -48,20 +54,21 @@ export async function saveTotals(db: Queryable, serverId: string, totals: Map<st
   await db.query({
     name: 'totals-save',
     text: `INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
-             play_seconds, shots_fired, shots_hit, online_at)
+             play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at)
            SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[],
-             $9::bigint[], $10::bigint[], $11::timestamptz[])
+             $9::bigint[], $10::bigint[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])
            ON CONFLICT (server_id, platform_id) DO UPDATE SET
              name = coalesce(excluded.name, sp.name), kills = excluded.kills, deaths = excluded.deaths,
              headshots = excluded.headshots, kill_distance_sum = excluded.kill_distance_sum,
              play_seconds = excluded.play_seconds, shots_fired = excluded.shots_fired,
-             shots_hit = excluded.shots_hit, online_at = excluded.online_at`,
+             shots_hit = excluded.shots_hit, online_at = excluded.online_at,
+             presence_at = excluded.presence_at, name_at = excluded.name_at`,
     values: [
       serverId,
       entries.map(([id]) => id),
       col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
       col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
-      col((t) => (t.onlineAtMs === null ? null : new Date(t.onlineAtMs).toISOString())),
+      col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
     ],
   });
 }

@@ -13,6 +13,10 @@ export interface PlayerTotals {
   shotsHit: number;
   /** ms of the last presence event while connected; null once disconnected. */
   onlineAtMs: number | null;
+  /** ms of the newest presence event (connect, heartbeat or disconnect); older ones arrive too late. */
+  presenceAtMs: number | null;
+  /** ms of the event that set the name; an older event does not rename. */
+  nameAtMs: number | null;
 }
 
 /** A player is online for this long after their last presence event; gaps longer than it are not play time. */
@@ -20,15 +24,19 @@ export const onlineWindowMs = 90_000;
 
 export const emptyTotals = (): PlayerTotals => ({
   name: null, kills: 0, deaths: 0, headshots: 0, killDistanceSum: 0, playSeconds: 0, shotsFired: 0, shotsHit: 0, onlineAtMs: null,
+  presenceAtMs: null, nameAtMs: null,
 });
 
 /** Applies events in time order; returns the platform ids whose totals changed. */
 export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly IngestEvent[]): Set<string> {
   const changed = new Set<string>();
-  const of = (platformId: string, name?: string): PlayerTotals => {
+  const of = (platformId: string, tsMs: number, name?: string): PlayerTotals => {
     let t = totals.get(platformId);
     if (!t) totals.set(platformId, (t = emptyTotals()));
-    if (name !== undefined) t.name = name;
+    if (name !== undefined && (t.nameAtMs === null || tsMs >= t.nameAtMs)) {
+      t.name = name;
+      t.nameAtMs = tsMs;
+    }
     changed.add(platformId);
     return t;
   };
@@ -37,21 +45,21 @@ export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly 
       case 'player.connect':
       case 'player.heartbeat':
       case 'player.disconnect':
-        presence(of(event.player.platformId, event.player.name), event.tsMs, event.type !== 'player.disconnect');
+        presence(of(event.player.platformId, event.tsMs, event.player.name), event.tsMs, event.type !== 'player.disconnect');
         break;
       case 'kill': {
-        const victim = of(event.victim.platformId, event.victim.name);
+        const victim = of(event.victim.platformId, event.tsMs, event.victim.name);
         victim.deaths += 1;
         // A suicide is a death, not a kill.
         if (event.killer.platformId === event.victim.platformId) break;
-        const killer = of(event.killer.platformId, event.killer.name);
+        const killer = of(event.killer.platformId, event.tsMs, event.killer.name);
         killer.kills += 1;
         killer.killDistanceSum += event.distance;
         if (event.isHeadshot) killer.headshots += 1;
         break;
       }
       case 'shots': {
-        const shooter = of(event.platformId);
+        const shooter = of(event.platformId, event.tsMs);
         shooter.shotsFired += event.fired;
         shooter.shotsHit += event.hits;
         break;
@@ -65,7 +73,8 @@ export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly 
 }
 
 function presence(t: PlayerTotals, tsMs: number, stillOnline: boolean): void {
-  if (t.onlineAtMs !== null && tsMs < t.onlineAtMs) return; // late, out-of-order event: already covered
+  if (t.presenceAtMs !== null && tsMs < t.presenceAtMs) return; // late, out-of-order event: already covered
   if (t.onlineAtMs !== null && tsMs - t.onlineAtMs <= onlineWindowMs) t.playSeconds += (tsMs - t.onlineAtMs) / 1000;
   t.onlineAtMs = stillOnline ? tsMs : null;
+  t.presenceAtMs = tsMs;
 }
