@@ -1,6 +1,6 @@
 // Builds the Koa application from its dependencies; it never listens (src/main.ts does).
 // All middleware order lives here: request id and log, the error body, client facts, the
-// controller's per-IP limits, then the routers.
+// controller's per-IP limits, the Data API switch, then the routers.
 import Koa from 'koa';
 import type { Deps } from './deps.ts';
 import type { AppState } from './http/context.ts';
@@ -12,6 +12,7 @@ import { controllerLimits } from './http/controller-limits.ts';
 import { healthRouter } from './health/health.route.ts';
 import { openApiRouter } from './openapi/openapi.route.ts';
 import { dataApiRouter } from './data-api/router.ts';
+import { dataApiSwitch } from './data-api/access.ts';
 import { ingestRouter } from './ingest/ingest.route.ts';
 import { setupRouter } from './auth/setup.route.ts';
 import { authRouter } from './auth/auth.route.ts';
@@ -35,6 +36,7 @@ export function createApp(deps: Deps): Koa<AppState> {
   app.use(errorMiddleware(deps.log));
   app.use(clientInfo(proxyTrust(deps.config.trustedProxies)));
   app.use(controllerLimits(deps));
+  app.use(dataApiSwitch(deps));
   for (const router of routersOf(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -1,5 +1,5 @@
-// What every Data API request passes before its route: the operator switch, the API key, the
-// key's per-minute rate; and the checks routes share (server ownership, tier page caps).
+// What every Data API request passes: the operator switch, then before its route the API key and
+// the key's per-minute rate; and the checks routes share (server ownership, tier page caps).
 import type { Middleware } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
@@ -15,10 +15,19 @@ export const pageCaps: Record<ApiKeyTier, number> = { standard: 100, partner: 50
 /** Seconds a client waits after a Data API 429, as the spec fixes it. */
 const retryAfterSeconds = 60;
 
+/** The operator switch: while it is off, every path under /api/v1/data answers 503. */
+export function dataApiSwitch(deps: Deps): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!deps.runtime.dataApiEnabled && /^\/api\/v1\/data(\/|$)/.test(ctx.path)) {
+      throw new ApiError('DATA_API_DISABLED', 'the Data API is disabled on this instance');
+    }
+    await next();
+  };
+}
+
 export function dataApiAccess(deps: Deps): Middleware<AppState> {
   const rates: Record<ApiKeyTier, number> = { standard: deps.config.rates.dataStandard, partner: deps.config.rates.dataPartner };
   return async (ctx, next) => {
-    if (!deps.runtime.dataApiEnabled) throw new ApiError('DATA_API_DISABLED', 'the Data API is disabled on this instance');
     const raw = ctx.get('x-service-api-key') || bearerToken(ctx.get('authorization'));
     if (!raw) throw new ApiError('UNAUTHORIZED', 'an API key is required (Authorization: Bearer or X-Service-Api-Key)');
     const key = await resolveApiKey(deps, raw);

@@ -229,6 +229,7 @@ test('503 DATA_API_DISABLED on every /data route with DATA_API_ENABLED=false; th
     assertError(t, await raw(disabled, path).set('X-Service-Api-Key', a.key), 503, 'DATA_API_DISABLED', path);
   }
   assertError(t, await raw(disabled, '/servers'), 503, 'DATA_API_DISABLED', 'without a key');
+  assertError(t, await raw(disabled, '/anything/else'), 503, 'DATA_API_DISABLED', 'any path under /data');
   const doc = await disabled.request.get('/api/v1/openapi.json');
   t.is(doc.status, 200);
   const ingested = await ingest(disabled, a, [ev.status(disabled.clock.now())]);
