@@ -24,6 +24,9 @@ import { serversRouter } from './servers/servers.route.ts';
 import { auditRouter } from './audit/audit.route.ts';
 import { tilesRouter } from './maps/tiles.route.ts';
 
+// Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
+// default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
+// the handler without the guard; the limits and CSRF exemptions also compare exact paths.
 export const routersOf = (deps: Deps) => [
   healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
@@ -32,6 +35,11 @@ export const routersOf = (deps: Deps) => [
 
 export function createApp(deps: Deps): Koa<AppState> {
   const app = new Koa<AppState>();
+  // Errors that escape a response after it was sent (a client that hung up mid-file): logged, not printed.
+  app.on('error', (err: { code?: string }) => {
+    const hungUp = err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
+    deps.log[hungUp ? 'debug' : 'error']({ err }, 'response stream error');
+  });
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
   app.use(clientInfo(proxyTrust(deps.config.trustedProxies)));

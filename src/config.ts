@@ -85,17 +85,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const value = env[name];
     if (value !== undefined && value !== '') input[name] = value;
   }
-  if (!validateEnv(input)) {
-    const problems = (validateEnv.errors ?? []).map((e) => {
-      const name = e.instancePath.slice(1);
-      return `${name}=${JSON.stringify(env[name])}: ${e.message ?? 'is invalid'}`;
-    });
-    throw new ConfigError(problems);
+  // Every problem is collected before throwing, so that one run names every bad variable.
+  const problems = validateEnv(input) ? [] : (validateEnv.errors ?? []).map((e) => {
+    const name = e.instancePath.slice(1);
+    return `${name}=${JSON.stringify(env[name])}: ${e.message ?? 'is invalid'}`;
+  });
+  // Ajv coerces "Infinity" and "1e400" to Infinity, yet checks integer and range on the text, so they pass.
+  for (const [name, value] of Object.entries(input)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) problems.push(`${name}=${JSON.stringify(env[name])}: must be a finite number`);
   }
   const v = input as EnvValues;
-  const problems: string[] = [];
   if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production') problems.push('JWT_SECRET: required in production (at least 32 characters)');
-  const trustedProxies = (v.TRUSTED_PROXIES as string).split(',').map((p) => p.trim()).filter(Boolean);
+  const trustedProxies = String(v.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   for (const proxy of trustedProxies) {
     if (!ipaddr.isValidCIDR(proxy) && !ipaddr.isValid(proxy)) problems.push(`TRUSTED_PROXIES: "${proxy}" is not an address or CIDR range`);
   }

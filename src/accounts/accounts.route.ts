@@ -10,7 +10,7 @@ import { createCommunity } from './community.ts';
 const accountBody = bodyOf<{ accountName: string; username: string; password: string }>('account-create.json');
 
 export function accountsRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/accounts' });
+  const router = new Router<AppState>({ prefix: '/api/accounts', sensitive: true });
   router.post('/', authenticate(deps), requirePermission('accounts.manage'), jsonBody, async (ctx) => {
     const created = (await createCommunity(deps, accountBody(ctx)))!;
     const details = { accountName: created.account.name, owner: created.owner.username };

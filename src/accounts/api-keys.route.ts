@@ -16,7 +16,7 @@ const keyView = ({ id, name, tier, createdAt, revokedAt }: { id: string; name: s
   ({ id, name, tier, createdAt, revokedAt });
 
 export function apiKeysRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/account/api-keys' });
+  const router = new Router<AppState>({ prefix: '/api/account/api-keys', sensitive: true });
   router.use(authenticate(deps), requirePermission('apikeys.manage'));
 
   router.get('/', async (ctx) => {

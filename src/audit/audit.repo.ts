@@ -32,12 +32,13 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
-/** Newest first, keyset-paged by id (entries with an id below `beforeId`). */
+/** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names
+ * audit_log.id: a bare `id` would mean the text output column and sort '99' after '100'. */
 export async function auditPage(db: Queryable, accountId: string, beforeId: string | null, limit: number): Promise<AuditEntry[]> {
   const { rows } = await db.query<AuditEntry>(
     `SELECT id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
             json_build_object('type', target_type, 'id', target_id) AS target, ip, details
-     FROM audit_log WHERE account_id = $1 AND ($2::int8 IS NULL OR id < $2::int8) ORDER BY id DESC LIMIT $3`,
+     FROM audit_log WHERE account_id = $1 AND ($2::int8 IS NULL OR id < $2::int8) ORDER BY audit_log.id DESC LIMIT $3`,
     [accountId, beforeId, limit],
   );
   return rows;

@@ -9,7 +9,7 @@ import { auditPage } from './audit.repo.ts';
 const auditQuery = queryParser<{ before?: string; limit: number }>('query-audit.json');
 
 export function auditRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/audit' });
+  const router = new Router<AppState>({ prefix: '/api/audit', sensitive: true });
   router.get('/', authenticate(deps), requirePermission('audit.read'), async (ctx) => {
     const { before, limit } = auditQuery(ctx.query);
     const rows = await auditPage(deps.db, principalOf(ctx).accountId, before ?? null, limit + 1);

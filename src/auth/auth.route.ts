@@ -16,7 +16,7 @@ import { csrfTokenFor, startSession } from './session.ts';
 const loginBody = bodyOf<{ username: string; password: string }>('login.json');
 
 export function authRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/auth' });
+  const router = new Router<AppState>({ prefix: '/api/auth', sensitive: true });
 
   router.post('/login', jsonBody, async (ctx) => {
     const { username, password } = loginBody(ctx);

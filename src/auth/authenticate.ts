@@ -17,9 +17,18 @@ export interface Principal extends SessionPrincipal {
 }
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const dotSegment = /(^|[/\\])\.\.?([/\\]|$)/;
+const safeDecode = (path: string) => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return '/..'; // undecodable: treated as leading out
+  }
+};
 /** Exactly the spec's exempt list; a path is compared as it arrived, so `/api/auth/login/` is not exempt. */
 export function csrfExempt(method: string, path: string): boolean {
-  if (path.startsWith('/api/setup/')) return true;
+  // A dot segment, plain or percent-encoded, leads out of /api/setup/ (/api/setup/../servers).
+  if (path.startsWith('/api/setup/')) return !dotSegment.test(safeDecode(path));
   return (method === 'POST' && ['/api/auth/login', '/api/auth/logout', '/api/store/webhook', '/api/chat/action'].includes(path))
     || (method === 'GET' && path === '/api/health');
 }

@@ -10,6 +10,8 @@ import type { SessionPrincipal } from './session.repo.ts';
 const issuer = 'gameservice';
 const audience = 'gameservice-controller';
 const tokenType = 'session+jwt';
+/** Clock skew allowed on exp, by the JWT check and by the session row's expiry alike. */
+const clockSkewSeconds = 60;
 
 const keyOf = (deps: Deps) => new TextEncoder().encode(deps.config.jwtSecret);
 
@@ -35,12 +37,14 @@ export async function sessionFromToken(deps: Deps, token: string): Promise<Sessi
   if (token.length > 4096) return undefined;
   const now = deps.clock.now();
   const verified = await jwtVerify(token, keyOf(deps), {
-    algorithms: ['HS256'], issuer, audience, typ: tokenType, clockTolerance: 60,
+    algorithms: ['HS256'], issuer, audience, typ: tokenType, clockTolerance: clockSkewSeconds,
     requiredClaims: ['exp', 'jti', 'sub'], currentDate: new Date(now),
   }).catch(() => undefined); // any bad token is simply no session
   const sessionId = verified?.payload.jti;
   if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) return undefined;
-  const principal = await findLiveSession(deps.db, sessionId, new Date(now).toISOString());
+  // The row's expires_at equals the token's exp: compare it with the same skew, or the skew the
+  // JWT check allows would never let a request through.
+  const principal = await findLiveSession(deps.db, sessionId, new Date(now - clockSkewSeconds * 1000).toISOString());
   return principal?.userId === verified.payload.sub ? principal : undefined;
 }
 

@@ -11,7 +11,7 @@ import { countUsers } from '../users/user.repo.ts';
 const setupBody = bodyOf<{ accountName: string; username: string; password: string }>('setup-admin.json');
 
 export function setupRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/setup' });
+  const router = new Router<AppState>({ prefix: '/api/setup', sensitive: true });
   router.get('/status', async (ctx) => {
     ctx.body = { needsSetup: (await countUsers(deps.db)) === 0 };
   });

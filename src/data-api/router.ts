@@ -19,7 +19,7 @@ const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.
 const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
 
 export function dataApiRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/v1/data' });
+  const router = new Router<AppState>({ prefix: '/api/v1/data', sensitive: true });
   router.use(dataApiAccess(deps));
 
   router.get('/servers', async (ctx) => {

@@ -21,7 +21,7 @@ async function answers(probe: () => Promise<unknown>): Promise<'up' | 'down'> {
 }
 
 export function healthRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>({ sensitive: true });
   router.get('/api/health', async (ctx) => {
     const [postgres, redis] = await Promise.all([answers(() => deps.db.query('SELECT 1')), answers(() => deps.redis.ping())]);
     const ok = postgres === 'up' && redis === 'up';

@@ -21,6 +21,15 @@ export function bodyOf<T>(schemaId: string): (ctx: AppContext) => T {
   return (ctx) => {
     const body: unknown = ctx.request.body ?? {};
     if (!validate(body)) throw badRequest(`body ${describeErrors(validate.errors)}`);
+    if (hasNul(body)) throw badRequest('body text must not contain NUL (\\u0000) characters');
     return body as T;
   };
+}
+
+/** PostgreSQL text cannot hold U+0000: such a value would fail in the store (a 500), so it is a 400 here. */
+export function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  return false;
 }

@@ -3,7 +3,7 @@
 // their ingest token; plus tighter caps on the sign-in/setup and chat-bot paths.
 import type { Middleware } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { AppState } from './context.ts';
+import type { AppContext, AppState } from './context.ts';
 import { ApiError } from './errors.ts';
 import { rateLimitIdentity } from './client.ts';
 import { rateLimitHeaders, takeRateToken } from './rate-limit.ts';
@@ -16,25 +16,31 @@ export function controllerPath(path: string): boolean {
 }
 
 function scopedLimit(deps: Deps, path: string): [string, number] | undefined {
-  if (path === '/api/auth/login' || path.startsWith('/api/setup/')) return ['auth', deps.config.rates.auth];
-  if (path === '/api/chat/action') return ['chat', deps.config.rates.chat];
+  // The routers answer a path with a trailing slash too (/api/auth/login/): so must the caps.
+  const route = path.replace(/\/+$/, '');
+  if (route === '/api/auth/login' || path.startsWith('/api/setup/')) return ['auth', deps.config.rates.auth];
+  if (route === '/api/chat/action') return ['chat', deps.config.rates.chat];
   return undefined;
+}
+
+/** Counts a request against the per-IP controller limits; 429 when one is exhausted. */
+export async function chargeControllerLimits(deps: Deps, ctx: AppContext): Promise<void> {
+  const who = rateLimitIdentity(ctx.state.clientIp);
+  const scoped = scopedLimit(deps, ctx.path);
+  const decisions: RateDecision[] = [await takeRateToken(deps, 'ctl', who, deps.config.rates.controller)];
+  if (scoped) decisions.push(await takeRateToken(deps, scoped[0], who, scoped[1]));
+  const refused = decisions.find((d) => !d.allowed);
+  const shown = refused ?? decisions.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  ctx.set(rateLimitHeaders(shown));
+  if (refused) {
+    const retryAfter = Math.max(1, Math.ceil(refused.resetMs / 1000));
+    throw new ApiError('RATE_LIMITED', 'too many requests from this address', { retryAfter }, { 'Retry-After': String(retryAfter) });
+  }
 }
 
 export function controllerLimits(deps: Deps): Middleware<AppState> {
   return async (ctx, next) => {
-    if (!deps.config.controllerRateLimit || !controllerPath(ctx.path)) return next();
-    const who = rateLimitIdentity(ctx.state.clientIp);
-    const scoped = scopedLimit(deps, ctx.path);
-    const decisions: RateDecision[] = [await takeRateToken(deps, 'ctl', who, deps.config.rates.controller)];
-    if (scoped) decisions.push(await takeRateToken(deps, scoped[0], who, scoped[1]));
-    const refused = decisions.find((d) => !d.allowed);
-    const shown = refused ?? decisions.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    ctx.set(rateLimitHeaders(shown));
-    if (refused) {
-      const retryAfter = Math.max(1, Math.ceil(refused.resetMs / 1000));
-      throw new ApiError('RATE_LIMITED', 'too many requests from this address', { retryAfter }, { 'Retry-After': String(retryAfter) });
-    }
+    if (deps.config.controllerRateLimit && controllerPath(ctx.path)) await chargeControllerLimits(deps, ctx);
     await next();
   };
 }

@@ -51,6 +51,9 @@ export function queryParser<T>(id: string): (query: Record<string, unknown>) => 
   return (query) => {
     const copy: Record<string, unknown> = { ...query };
     if (!validate(copy)) throw badRequest(`query parameter ${describeErrors(validate.errors)}`);
+    // Ajv coerces "Infinity" and "1e400" to Infinity, yet checks integer and range on the text, so they pass.
+    const infinite = Object.keys(copy).find((k) => typeof copy[k] === 'number' && !Number.isFinite(copy[k]));
+    if (infinite !== undefined) throw badRequest(`query parameter ${infinite} must be a finite number`);
     return copy as T;
   };
 }

@@ -80,7 +80,8 @@ const player = (raw: unknown): Player => {
 };
 
 function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
-  const base = { index, id: (raw.id as string).toLowerCase(), tsMs: timestampMs(raw.ts as string | number, arrivalMs) };
+  // The uuid format also admits the URN form (urn:uuid:<id>); it is the same id, and PostgreSQL reads only the plain form.
+  const base = { index, id: (raw.id as string).toLowerCase().replace(/^urn:uuid:/, ''), tsMs: timestampMs(raw.ts as string | number, arrivalMs) };
   const type = raw.type as EventType;
   switch (type) {
     case 'server.status':

@@ -12,13 +12,16 @@ export async function lockServer(db: Queryable, serverId: string): Promise<void>
   await db.query({ name: 'lock-server', text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', values: [serverId] });
 }
 
-/** Records event ids; returns the ones not seen before for this server. */
-export async function claimEventIds(db: Queryable, serverId: string, eventIds: string[]): Promise<Set<string>> {
+/**
+ * Records event ids, received at the service clock's time (the retention is measured by that clock);
+ * returns the ones not seen before for this server.
+ */
+export async function claimEventIds(db: Queryable, serverId: string, eventIds: string[], receivedAtMs: number): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
     name: 'claim-event-ids',
-    text: `INSERT INTO ingest_events (server_id, event_id) SELECT $1, unnest($2::uuid[])
+    text: `INSERT INTO ingest_events (server_id, event_id, received_at) SELECT $1, unnest($2::uuid[]), $3::timestamptz
            ON CONFLICT DO NOTHING RETURNING event_id AS id`,
-    values: [serverId, eventIds],
+    values: [serverId, eventIds, new Date(receivedAtMs).toISOString()],
   });
   return new Set(rows.map((r) => r.id));
 }
@@ -108,7 +111,7 @@ export async function updateServerStatus(db: Queryable, serverId: string, newest
              game_version = CASE WHEN ${fresh} AND $6::text IS NOT NULL THEN $6::text ELSE game_version END,
              players = CASE WHEN ${metrics} THEN $8::int ELSE players END,
              fps = CASE WHEN ${metrics} THEN $9::float8 ELSE fps END,
-             uptime_seconds = CASE WHEN ${metrics} THEN $10::int ELSE uptime_seconds END,
+             uptime_seconds = CASE WHEN ${metrics} THEN $10::int8 ELSE uptime_seconds END,
              metrics_at = CASE WHEN ${metrics} THEN $3::timestamptz ELSE metrics_at END,
              status_at = CASE WHEN ${fresh} THEN $3::timestamptz ELSE status_at END
            WHERE id = $1

@@ -24,7 +24,7 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
   return inTransaction(deps.db, async (tx) => {
     await lockServer(tx, serverId);
-    const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))]);
+    const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))], arrivalMs);
     // The first occurrence of a new id counts; a repeat within the batch is a duplicate too.
     const accepted = events.filter((e) => fresh.delete(e.id));
     const duplicates = events.length - accepted.length;
@@ -46,9 +46,29 @@ async function applyAccepted(deps: Deps, tx: DbClient, serverId: string, events:
   await saveTotals(tx, serverId, changedTotals);
   await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
   await upsertPlayers(tx, named);
-  const statuses = events.filter((e) => e.type === 'server.status');
-  const record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, statuses.at(-1));
+  const statuses = statusesToApply(events);
+  let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, statuses[0]);
+  for (const status of statuses.slice(1)) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status);
   await writeServerState(deps.redis, serverId, changedTotals, arrivalMs - onlineWindowMs, JSON.stringify(record));
+}
+
+/**
+ * The batch's statuses to apply one by one in time order, as if each had come alone, so that a field
+ * only an earlier status carried (map, gameVersion, metrics) is not lost to a newer one without it.
+ * A status whose every field a later status of the batch overwrites would change nothing: left out.
+ */
+function statusesToApply(events: IngestEvent[]): Extract<IngestEvent, { type: 'server.status' }>[] {
+  const statuses = events.filter((e) => e.type === 'server.status');
+  const needed: typeof statuses = [];
+  const later = new Set<string>();
+  for (let i = statuses.length - 1; i >= 0; i--) {
+    const s = statuses[i]!;
+    const fields = [s.map !== undefined && 'map', s.gameVersion !== undefined && 'gameVersion',
+      (s.players !== undefined || s.fps !== undefined || s.uptimeSeconds !== undefined) && 'metrics'].filter((f) => f !== false);
+    if (needed.length === 0 || fields.some((f) => !later.has(f))) needed.unshift(s);
+    for (const f of fields) later.add(f);
+  }
+  return needed;
 }
 
 /** Named players of a batch with the time span they were seen in (events are in time order). */

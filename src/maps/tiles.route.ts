@@ -5,17 +5,24 @@ import { send } from '@koa/send';
 import { resolve } from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
 
 const tileFile = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*\.(png|jpg|jpeg|webp)$/;
 
 export function tilesRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>({ sensitive: true });
   const root = resolve(deps.config.mapTilesDir);
   router.get('/api/maps/tiles/*path', async (ctx) => {
     const path = ctx.params.path ?? '';
     // Only plain tile names reach the file system; dot segments and hidden files answer 404.
     if (!tileFile.test(path) || path.split('/').some((segment) => segment.startsWith('.'))) return;
-    await send(ctx, path, { root, maxage: 86_400_000, immutable: false, hidden: false });
+    try {
+      await send(ctx, path, { root, maxage: 86_400_000, immutable: false, hidden: false });
+    } catch (err) {
+      // send's 404 carries the file system error, whose message names the absolute path on disk.
+      if ((err as { status?: unknown }).status === 404) throw notFound('tile');
+      throw err;
+    }
   });
   return router;
 }

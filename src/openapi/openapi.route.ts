@@ -4,7 +4,7 @@ import type { AppState } from '../http/context.ts';
 import { buildOpenApiDocument } from './document.ts';
 
 export function openApiRouter(): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>({ sensitive: true });
   const document = JSON.stringify(buildOpenApiDocument());
   router.get('/api/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';

@@ -12,7 +12,7 @@ import { rebuildDerivedState } from '../derived/rebuild.ts';
 const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
 
 export function operatorRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/operator' });
+  const router = new Router<AppState>({ prefix: '/api/operator', sensitive: true });
   router.use(authenticate(deps), requirePermission('accounts.manage'));
   router.get('/data-api', (ctx) => {
     ctx.body = { enabled: deps.runtime.dataApiEnabled };

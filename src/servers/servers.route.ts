@@ -27,7 +27,7 @@ const serverIdOf = (ctx: AppContext) => {
 };
 
 export function serversRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/servers' });
+  const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps), requirePermission('servers.manage'));
   const now = () => deps.clock.now();
 

@@ -81,3 +81,9 @@ export async function findUserRole(db: Queryable, accountId: string, userId: str
 export async function lockUserCreation(db: Queryable): Promise<void> {
   await db.query("SELECT pg_advisory_xact_lock(hashtextextended('setup', 0))");
 }
+
+/** Serialises the owner checks of one account (in a transaction), so two owners removing or
+ * demoting each other at once cannot both pass the "another owner remains" check. */
+export async function lockAccountOwners(db: Queryable, accountId: string): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtextextended('owners:' || $1, 0))", [accountId]);
+}

@@ -15,7 +15,7 @@ const createBody = bodyOf<{ username: string; password: string; role: Role }>('u
 const updateBody = bodyOf<{ role?: Role; password?: string }>('user-update.json');
 
 export function usersRouter(deps: Deps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/users' });
+  const router = new Router<AppState>({ prefix: '/api/users', sensitive: true });
   router.use(authenticate(deps), requirePermission('users.manage'));
 
   router.get('/', async (ctx) => {

@@ -2,11 +2,12 @@
 // removal (which ends the user's sessions). An account always keeps at least one owner.
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
+import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { Role } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/session.repo.ts';
-import { countOwners, deleteUser, findUserRole, insertUser, updateUser } from './user.repo.ts';
+import { countOwners, deleteUser, findUserRole, insertUser, lockAccountOwners, updateUser } from './user.repo.ts';
 import type { User } from './user.repo.ts';
 
 export async function createUser(db: Queryable, accountId: string, username: string, password: string, role: Role): Promise<User> {
@@ -19,10 +20,10 @@ export async function createUser(db: Queryable, accountId: string, username: str
 }
 
 export async function changeUser(deps: Deps, accountId: string, userId: string, change: { role?: Role; password?: string }): Promise<User> {
-  if (change.role && change.role !== 'owner') await keepAnOwner(deps, accountId, userId);
-  const user = await updateUser(deps.db, accountId, userId, {
-    role: change.role,
-    passwordHash: change.password ? await hashPassword(change.password) : undefined,
+  const passwordHash = change.password ? await hashPassword(change.password) : undefined;
+  const user = await inTransaction(deps.db, async (tx) => {
+    if (change.role && change.role !== 'owner') await keepAnOwner(tx, accountId, userId);
+    return updateUser(tx, accountId, userId, { role: change.role, passwordHash });
   });
   if (!user) throw new ApiError('NOT_FOUND', 'user not found');
   // A new password or role ends the sessions signed in under the old one.
@@ -31,13 +32,18 @@ export async function changeUser(deps: Deps, accountId: string, userId: string, 
 }
 
 export async function removeUser(deps: Deps, accountId: string, userId: string): Promise<void> {
-  await keepAnOwner(deps, accountId, userId);
-  if (!(await deleteUser(deps.db, accountId, userId))) throw new ApiError('NOT_FOUND', 'user not found');
+  const deleted = await inTransaction(deps.db, async (tx) => {
+    await keepAnOwner(tx, accountId, userId);
+    return deleteUser(tx, accountId, userId);
+  });
+  if (!deleted) throw new ApiError('NOT_FOUND', 'user not found');
   await revokeUserSessions(deps.db, userId, new Date(deps.clock.now()).toISOString());
 }
 
-async function keepAnOwner(deps: Deps, accountId: string, userId: string): Promise<void> {
-  if ((await findUserRole(deps.db, accountId, userId)) === 'owner' && (await countOwners(deps.db, accountId)) <= 1) {
+/** Refuses to take the last owner away; call inside the transaction that makes the change. */
+async function keepAnOwner(tx: Queryable, accountId: string, userId: string): Promise<void> {
+  await lockAccountOwners(tx, accountId);
+  if ((await findUserRole(tx, accountId, userId)) === 'owner' && (await countOwners(tx, accountId)) <= 1) {
     throw new ApiError('CONFLICT', 'an account keeps at least one owner');
   }
 }
