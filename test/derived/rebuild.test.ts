@@ -1,0 +1,229 @@
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { pino } from 'pino';
+import { derivedStateMissing, rebuildDerivedState } from '../../src/derived/rebuild.ts';
+import { eventIdRetentionMs, pruneIngestEventIds } from '../../src/derived/prune.ts';
+import { revokeServer } from '../../src/servers/server.ts';
+import { derivedMarkerKey, jobLockKey, serverKeys } from '../../src/store/keys.ts';
+import { jobs, runJob } from '../../workers/main.ts';
+import { testEnv } from '../helpers/env.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { assertSchema, dataGet, ev, ingest, tenant } from '../helpers/seed.ts';
+import type { Tenant } from '../helpers/seed.ts';
+import { deleteAllKeys, prefixedKeys, redisDump } from '../helpers/stores.ts';
+
+// Serial: these tests delete every Redis key of the environment, rebuild for every server of its
+// schema, and move the clock, so none may run beside another.
+let env: TestEnv;
+test.before(async () => {
+  env = await testEnv();
+});
+test.after.always(async () => {
+  await env?.close();
+});
+
+const minute = 60_000;
+const day = 24 * 3600_000;
+
+async function accepted(t: ExecutionContext, a: Tenant, events: unknown[]) {
+  const res = await ingest(env, a, events);
+  t.is(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+  assertSchema(t, 'ingest-result.json', res.body);
+  return res.body as { accepted: number; duplicates: number };
+}
+
+/** A server with ranked and unranked players, some online, a status and a metrics sample. */
+async function seeded(t: ExecutionContext): Promise<Tenant> {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  await accepted(t, a, [
+    ev.status(now - 600_000, { map: 'chernarusplus', gameVersion: '1.26', players: 5, fps: 58.5, uptimeSeconds: 7200 }),
+    ev.presence('player.connect', now - 500_000, 1),
+    ev.presence('player.connect', now - 500_000, 2),
+    ev.presence('player.connect', now - 500_000, 3),
+    ev.presence('player.heartbeat', now - 430_000, 1), // 70 s of play
+    ev.presence('player.heartbeat', now - 420_000, 3), // 80 s of play
+    ev.kill(now - 400_000, 1, 2, { distance: 310.5, isHeadshot: true, hitZone: 'head' }),
+    ev.kill(now - 300_000, 1, 3, { distance: 12 }),
+    ev.kill(now - 200_000, 3, 2, { distance: 55 }),
+    ev.kill(now - 150_000, 4, 4, { weapon: 'Grenade' }), // a suicide: a death, no kill
+    ev.shots(now - 100_000, 1, 50, 21),
+  ]);
+  // A second batch: totals carried on, presence kept fresh, one player gone, one never ranked.
+  await accepted(t, a, [
+    ev.presence('player.heartbeat', now - 60_000, 1),
+    ev.presence('player.heartbeat', now - 30_000, 3),
+    ev.presence('player.disconnect', now - 20_000, 2),
+    ev.presence('player.connect', now - 10_000, 5),
+    ev.kill(now - 5000, 2, 1, { distance: 99.25 }),
+    ev.status(now - 1000, { players: 4 }),
+  ]);
+  return a;
+}
+
+/** What the Data API answers from Redis-derived state (plus the PostgreSQL-backed routes beside it). */
+async function answers(t: ExecutionContext, a: Tenant): Promise<Record<string, unknown>> {
+  const paths = [
+    ...['points', 'kd', 'kills'].map((sort) => `/servers/${a.serverId}/leaderboard?sort=${sort}&limit=100`),
+    `/servers/${a.serverId}/leaderboard?limit=2&offset=1`,
+    `/servers/${a.serverId}/players`,
+    `/servers/${a.serverId}`,
+    '/servers',
+    `/servers/${a.serverId}/kills`,
+  ];
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    const res = await dataGet(env, a, path);
+    t.is(res.status, 200, `${path}: ${JSON.stringify(res.body).slice(0, 200)}`);
+    out[path] = res.body;
+  }
+  return out;
+}
+
+/** The derived keys of a server: totals, rankings, online window, status (not page caches or counters). */
+async function derivedKeys(a: Tenant): Promise<Record<string, string>> {
+  const k = serverKeys(a.serverId);
+  const wanted = new Set([k.players, k.leaderboard('points'), k.leaderboard('kd'), k.leaderboard('kills'), k.online, k.status]);
+  return Object.fromEntries([...(await redisDump(env.deps))].filter(([key]) => wanted.has(key)));
+}
+
+function spyLog() {
+  const lines: { msg?: string; job?: string; result?: unknown; level: number }[] = [];
+  const log = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, lines };
+}
+
+const rebuildJob = () => jobs.find((j) => j.name === 'rebuild-derived-state')!;
+
+test.serial('after Redis loses everything, rebuildDerivedState answers exactly as before', async (t) => {
+  const a = await seeded(t);
+  const b = await seeded(t);
+  await rebuildDerivedState(env.deps);
+  t.false(await derivedStateMissing(env.deps));
+  const before = { a: await answers(t, a), b: await answers(t, b) };
+  const keysBefore = { a: await derivedKeys(a), b: await derivedKeys(b) };
+  t.is(Object.keys(keysBefore.a).length, 6, 'every derived key of the server exists');
+  // The seed is what it says: ranked players, online players, a status.
+  const board = before.a[`/servers/${a.serverId}/leaderboard?sort=points&limit=100`] as { total: number };
+  t.is(board.total, 4);
+  t.is((before.a[`/servers/${a.serverId}/players`] as { count: number }).count, 3);
+  t.deepEqual((board as unknown as { players: { playMinutes: number }[] }).players.map((p) => p.playMinutes), [1, 1, 0, 0]);
+
+  t.true((await deleteAllKeys(env.deps)) > 0);
+  t.deepEqual(await prefixedKeys(env.deps), []);
+  t.true(await derivedStateMissing(env.deps));
+  // With Redis empty the derived routes have nothing to show.
+  const empty = await dataGet(env, a, `/servers/${a.serverId}/leaderboard`);
+  t.is(empty.status, 200);
+  t.is(empty.body.total, 0);
+  t.is((await dataGet(env, a, `/servers/${a.serverId}/players`)).body.count, 0);
+  await deleteAllKeys(env.deps); // also what those requests cached
+
+  const result = await rebuildDerivedState(env.deps);
+  t.is(result.servers, 2);
+  t.is(result.players, 10);
+  t.false(await derivedStateMissing(env.deps));
+  t.deepEqual({ a: await derivedKeys(a), b: await derivedKeys(b) }, keysBefore, 'the rebuilt keys equal the ones ingestion built');
+  t.deepEqual({ a: await answers(t, a), b: await answers(t, b) }, before);
+
+  // Ingestion goes on from the rebuilt state.
+  await accepted(t, a, [ev.kill(env.clock.now() - 500, 5, 1, { distance: 1 })]);
+  const after = await dataGet(env, a, `/servers/${a.serverId}/leaderboard?limit=100`);
+  assertSchema(t, 'leaderboard-page.json', after.body);
+  t.is(after.body.total, 5);
+  const entry = (after.body.players as { platformId: string; kills: number; deaths: number }[]).find((p) => p.platformId.endsWith('0001'));
+  t.like(entry, { kills: 2, deaths: 2 });
+});
+
+test.serial('a rebuild leaves out revoked servers and keeps the others', async (t) => {
+  const kept = await seeded(t);
+  const gone = await seeded(t);
+  const before = await answers(t, kept);
+  t.true(await revokeServer(env.deps, gone.accountId, gone.serverId));
+  await deleteAllKeys(env.deps);
+  await rebuildDerivedState(env.deps);
+  t.deepEqual(await answers(t, kept), before);
+  t.false((await prefixedKeys(env.deps)).some((k) => k.includes(gone.serverId)), 'no key of the revoked server');
+});
+
+test.serial('the worker job rebuilds when the marker is missing and does nothing while it is present', async (t) => {
+  const a = await seeded(t);
+  const job = rebuildJob();
+  t.truthy(job);
+  t.deepEqual(jobs.map((j) => j.name).sort(), ['prune-ingest-event-ids', 'rebuild-derived-state']);
+  await rebuildDerivedState(env.deps);
+  const before = await answers(t, a);
+
+  // Marker missing: the job rebuilds.
+  await deleteAllKeys(env.deps);
+  const missing = spyLog();
+  await runJob({ ...env.deps, log: missing.log }, job);
+  t.deepEqual(missing.lines.filter((l) => l.level >= 50), [], 'no job failure');
+  const done = missing.lines.find((l) => l.msg === 'job done');
+  t.is(done?.job, 'rebuild-derived-state');
+  const live = await env.deps.db.query<{ servers: number; players: number }>(
+    `SELECT count(DISTINCT s.id)::int AS servers, count(sp.platform_id)::int AS players
+     FROM servers s LEFT JOIN server_players sp ON sp.server_id = s.id WHERE s.revoked_at IS NULL`,
+  );
+  t.deepEqual(done?.result, live.rows[0]);
+  t.false(await derivedStateMissing(env.deps));
+  t.deepEqual(await answers(t, a), before);
+  t.false((await prefixedKeys(env.deps)).includes(jobLockKey(job.name)), 'the job lock is released');
+
+  // Marker present: the job leaves Redis alone, even when a server's keys are gone.
+  const marker = await env.deps.redis.get(derivedMarkerKey);
+  const k = serverKeys(a.serverId);
+  await env.deps.redis.del(k.players, k.leaderboard('points'), k.leaderboard('kd'), k.leaderboard('kills'), k.pages);
+  const present = spyLog();
+  await runJob({ ...env.deps, log: present.log }, job);
+  t.deepEqual(present.lines, [], 'nothing done, nothing logged');
+  t.is(await env.deps.redis.get(derivedMarkerKey), marker);
+  t.is(await env.deps.redis.exists(k.players), 0, 'nothing rebuilt');
+  t.is((await dataGet(env, a, `/servers/${a.serverId}/leaderboard`)).body.total, 0);
+
+  // Another worker holding the job lock: this one does nothing, even with the marker missing.
+  await env.deps.redis.del(derivedMarkerKey);
+  await env.deps.redis.set(jobLockKey(job.name), 'other-worker', 'PX', 60_000);
+  await runJob(env.deps, job);
+  t.true(await derivedStateMissing(env.deps));
+  await env.deps.redis.del(jobLockKey(job.name));
+  await runJob(env.deps, job);
+  t.false(await derivedStateMissing(env.deps));
+  t.deepEqual(await answers(t, a), before);
+});
+
+test.serial('pruneIngestEventIds forgets ids older than 7 days, by the service clock', async (t) => {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+  const ages = [eventIdRetentionMs + 1, eventIdRetentionMs, 6 * day];
+  for (const [i, id] of ids.entries()) {
+    await env.deps.db.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, $3)', [a.serverId, id, new Date(now - ages[i]!).toISOString()]);
+  }
+  t.true((await pruneIngestEventIds(env.deps)) >= 1);
+  const { rows } = await env.deps.db.query<{ id: string }>('SELECT event_id AS id FROM ingest_events WHERE server_id = $1 ORDER BY event_id', [a.serverId]);
+  t.deepEqual(rows.map((r) => r.id), ids.slice(1), 'exactly 7 days old is kept');
+});
+
+test.serial('a batch re-sent after the retention is accepted again; one sent within it is still a duplicate', async (t) => {
+  const a = await tenant(env.deps);
+  const start = env.clock.now();
+  const old = [ev.kill(start - 5000, 1, 2), ev.kill(start - 4000, 2, 1)];
+  t.deepEqual(await accepted(t, a, old), { accepted: 2, duplicates: 0, rejected: [] });
+
+  env.clock.set(start + eventIdRetentionMs + minute);
+  const recent = [ev.kill(env.clock.now() - 5000, 1, 3), ev.status(env.clock.now() - 1000)];
+  t.deepEqual(await accepted(t, a, recent), { accepted: 2, duplicates: 0, rejected: [] });
+  // Before the prune both are remembered.
+  t.is((await accepted(t, a, old)).duplicates, 2);
+
+  const job = jobs.find((j) => j.name === 'prune-ingest-event-ids')!;
+  const spy = spyLog();
+  await runJob({ ...env.deps, log: spy.log }, job);
+  t.deepEqual(spy.lines.filter((l) => l.level >= 50), [], 'no job failure');
+  t.true((spy.lines.find((l) => l.msg === 'job done')?.result as number) >= 2);
+
+  t.deepEqual(await accepted(t, a, recent), { accepted: 0, duplicates: 2, rejected: [] }, 'sent 1 minute ago: remembered');
+  t.deepEqual(await accepted(t, a, old), { accepted: 2, duplicates: 0, rejected: [] }, 'sent 7 days and a minute ago: forgotten');
+  t.deepEqual(await accepted(t, a, old), { accepted: 0, duplicates: 2, rejected: [] }, 'and remembered again');
+});
