@@ -2,6 +2,7 @@
 // the service keeps are copied, so coordinates (x, y, z) and any other extra field never go further.
 import { validatorFor, describeErrors } from '../http/schemas.ts';
 import { badRequest } from '../http/errors.ts';
+import { hasNul } from '../http/body.ts';
 
 export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots'] as const;
 export type EventType = (typeof eventTypes)[number];
@@ -62,6 +63,7 @@ export function parseBatch(body: unknown, arrivalMs: number): ParsedBatch {
 function eventError(raw: Raw, arrivalMs: number): string | undefined {
   if (typeof raw.type === 'string' && !knownTypes.has(raw.type)) return `unknown event type "${raw.type.slice(0, 40)}"`;
   if (!validateEvent(raw)) return describeErrors(validateEvent.errors).replace(/^value /, 'event ');
+  if (hasNul(raw)) return 'text must not contain NUL (\\u0000) characters';
   const ms = timestampMs(raw.ts as string | number, arrivalMs);
   if (Number.isNaN(ms)) return 'ts is not a valid date-time';
   if (ms < earliestEventMs) return 'ts is before 2000-01-01';

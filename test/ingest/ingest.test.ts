@@ -229,6 +229,19 @@ test('a batch of only bad events answers 200 with every event rejected', async (
   t.is((await serverStatus(t, a)).lastSeenAt, null);
 });
 
+test('an event with a NUL character in any text is rejected alone; the good ones land', async (t) => {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  const body = await accepted(t, a, [
+    ev.status(now, { map: 'cherna\u0000rus' }),
+    ev.presence('player.heartbeat', now, 1, { name: 'bad\u0000name' }),
+    ev.kill(now, 2, 3),
+  ]);
+  t.is(body.accepted, 1);
+  t.deepEqual(body.rejected.map((r) => r.index), [0, 1]);
+  t.true(body.rejected.every((r) => /NUL/.test(r.error)));
+});
+
 test('an id in its urn:uuid form is the same event as the plain id', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
