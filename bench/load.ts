@@ -1,0 +1,148 @@
+// Load generation. Reads: autocannon's programmatic API, a warm-up, then the measured run.
+// Ingestion: a few concurrent loops posting a fresh batch of kill events (unique ids) each time.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import autocannon from 'autocannon';
+import type { Result } from 'autocannon';
+import { platformId } from './fixture.ts';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+  headers?: Record<string, string>;
+}
+
+export interface Measurement {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  completed: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  statusCodes: string;
+}
+
+const summarise = (r: Result): Measurement => ({
+  reqPerSec: r.requests.average,
+  p50Ms: r.latency.p50,
+  p99Ms: r.latency.p99,
+  completed: r['2xx'],
+  non2xx: r.non2xx,
+  errors: r.errors,
+  timeouts: r.timeouts,
+  seconds: r.duration,
+  statusCodes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', '),
+});
+
+/** Warms the target up, then measures it; only the second run is reported. */
+export async function measure(o: LoadOptions): Promise<Measurement> {
+  const run = (duration: number) => autocannon({ url: o.url, connections: o.connections, duration, headers: o.headers ?? {} });
+  if (o.warmupSeconds > 0) await run(o.warmupSeconds);
+  return summarise(await run(o.seconds));
+}
+
+export interface IngestOptions {
+  url: string;
+  token: string;
+  /** Batches in flight at once (each on its own keep-alive connection). */
+  concurrency: number;
+  batchSize: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface IngestOutcome {
+  eventsPerSec: number;
+  batchesPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Batches answered within the measured window, and what they reported. */
+  batches: number;
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  failed: number;
+  /** Events accepted over the whole run (warm-up and the batches still in flight at the end included). */
+  acceptedInAll: number;
+  seconds: number;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+
+/**
+ * Posts batches of kill events with unique ids from `concurrency` loops. Batches answered during
+ * the warm-up are not counted; when the measured window ends, no new batch starts and the ones
+ * in flight are awaited (so PostgreSQL can be checked against acceptedInAll afterwards).
+ */
+export async function ingestLoad(o: IngestOptions): Promise<IngestOutcome> {
+  const pool = Array.from({ length: 100 }, (_, i) => ({ platformId: platformId(900_001 + i), name: `ingest player ${i + 1}` }));
+  const weapons = ['M4A1', 'AKM', 'SVD', 'Mosin 91/30', 'MP5-K'];
+  // Game time starts two hours back and advances 1 ms per event, so timestamps stay in the past
+  // (never clamped to the arrival time) and do not collide.
+  let tsMs = Date.now() - 2 * 3600_000;
+  let n = 0;
+  const killEvent = () => {
+    n += 1;
+    const killer = pool[n % pool.length]!;
+    const victim = pool[(n * 7 + 3) % pool.length]!;
+    const isHeadshot = n % 5 === 0;
+    return {
+      id: randomUUID(), type: 'kill', ts: tsMs++, killer, victim: victim === killer ? pool[(n + 1) % pool.length]! : victim,
+      weapon: weapons[n % weapons.length]!, distance: (n * 13) % 400, isHeadshot, hitZone: isHeadshot ? 'head' : 'torso',
+    };
+  };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${o.token}` };
+
+  const startMs = performance.now();
+  const windowStart = startMs + o.warmupSeconds * 1000;
+  const windowEnd = windowStart + o.seconds * 1000;
+  const latencies: number[] = [];
+  const counted = { accepted: 0, duplicates: 0, rejected: 0, failed: 0 };
+  let acceptedInAll = 0;
+  let firstFailure: string | undefined;
+
+  const loop = async () => {
+    while (performance.now() < windowEnd) {
+      const body = JSON.stringify({ events: Array.from({ length: o.batchSize }, killEvent) });
+      const sent = performance.now();
+      let result: { accepted: number; duplicates: number; rejected: unknown[] } | undefined;
+      try {
+        const res = await fetch(o.url, { method: 'POST', headers, body });
+        const text = await res.text();
+        if (res.status === 200) result = JSON.parse(text) as typeof result;
+        else firstFailure ??= `${res.status} ${text.slice(0, 200)}`;
+      } catch (err) {
+        firstFailure ??= String(err);
+      }
+      const done = performance.now();
+      if (result) acceptedInAll += result.accepted;
+      if (done < windowStart || done >= windowEnd) continue;
+      latencies.push(done - sent);
+      if (!result) counted.failed += 1;
+      else {
+        counted.accepted += result.accepted;
+        counted.duplicates += result.duplicates;
+        counted.rejected += result.rejected.length;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, loop));
+  if (firstFailure) process.stdout.write(`  ingest: first failed batch: ${firstFailure}\n`);
+
+  latencies.sort((a, b) => a - b);
+  return {
+    eventsPerSec: counted.accepted / o.seconds,
+    batchesPerSec: latencies.length / o.seconds,
+    p50Ms: Math.round(percentile(latencies, 50)),
+    p99Ms: Math.round(percentile(latencies, 99)),
+    batches: latencies.length,
+    ...counted,
+    acceptedInAll,
+    seconds: o.seconds,
+  };
+}

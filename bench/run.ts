@@ -1,0 +1,246 @@
+// `npm run bench`: the Data API and ingestion against real PostgreSQL and Redis with a large
+// fixture, next to a bare Koa hello-world measured in the same run.
+//
+//   1. fixture: database gameservice_bench, schema "bench" (generated once, then reused), Redis
+//      keys under "bench:" deleted and rebuilt from PostgreSQL by rebuildDerivedState
+//   2. the service (`src/main.ts --role web`) and bench/hello.ts in child processes, rate limits
+//      raised so the per-key limiter counts every request but never refuses one
+//   3. autocannon, 50 connections: warm-up, then the measured run, per target; Koa first and
+//      again last, the ratios are against the median of its runs
+//   4. ingestion: batches of 500 kill events to a second server
+//   5. a markdown table for the README, PASS/FAIL per target
+//
+// Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
+// BENCH_INGEST_CONCURRENCY (4 batches in flight), BENCH_ROUNDS (1; with more, the medians of
+// the rounds of the read targets are reported), BENCH_DATABASE_URL, REDIS_URL.
+// The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
+// itself could not run.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import process from 'node:process';
+import { loadConfig } from '../src/config.ts';
+import { closeDeps, connectDeps, createDeps } from '../src/deps.ts';
+import type { Deps } from '../src/deps.ts';
+import { credentials, fixtureSize, ids, prepareDatabase, prepareRedis } from './fixture.ts';
+import type { Credentials } from './fixture.ts';
+import { ingestLoad, measure } from './load.ts';
+import type { IngestOutcome, Measurement } from './load.ts';
+import { killChildrenNow, startChild, stopChildren } from './processes.ts';
+import type { Child } from './processes.ts';
+
+function envInt(name: string, def: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name}=${raw}: expected an integer >= ${min}`);
+  return value;
+}
+
+const settings = {
+  seconds: envInt('BENCH_SECONDS', 10, 1),
+  warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
+  connections: envInt('BENCH_CONNECTIONS', 50, 1),
+  ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4, 1),
+  rounds: envInt('BENCH_ROUNDS', 1, 1),
+  batchSize: 500,
+};
+
+/** Far above anything the bench can send: the limiter runs its script on every request, and allows it. */
+const unlimited = '1000000000';
+const serviceEnv: Record<string, string> = {
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_bench',
+  DATABASE_SCHEMA: 'bench',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_PREFIX: 'bench:',
+  LOG_LEVEL: 'warn',
+  RATE_DATA_STANDARD: unlimited,
+  RATE_DATA_PARTNER: unlimited,
+  RATE_INGEST: unlimited,
+  // Production requires a session secret (unused by the routes measured here): a fresh one per run.
+  JWT_SECRET: randomBytes(32).toString('base64url'),
+};
+
+const targets = { status: 0.35, leaderboard: 0.25, killfeed: 0.15, p99Ms: 25, ingestEventsPerSec: 20_000 };
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface ReadTarget {
+  key: 'koa' | 'status' | 'leaderboard' | 'killfeed';
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Checks one answer before the load starts, so a broken route is never "measured". */
+  check: (body: unknown, res: Response) => string | undefined;
+}
+
+function readTargets(hello: Child, service: Child, creds: Credentials): ReadTarget[] {
+  const auth = { authorization: `Bearer ${creds.apiKey}` };
+  const base = `${service.url}/api/v1/data/servers/${ids.readServer}`;
+  const limiterOn = (res: Response) =>
+    res.headers.get('ratelimit-limit') === unlimited ? undefined : `RateLimit-Limit is ${res.headers.get('ratelimit-limit')}, expected ${unlimited}`;
+  return [
+    { key: 'koa', label: 'Koa hello-world (baseline)', url: `${hello.url}/`, headers: {},
+      check: (body) => ((body as { hello?: string }).hello === 'world' ? undefined : 'unexpected body') },
+    { key: 'status', label: 'GET /api/v1/data/servers/:id', url: base, headers: auth,
+      check: (body, res) => ((body as { id?: string }).id === ids.readServer ? limiterOn(res) : 'not the read server') },
+    { key: 'leaderboard', label: 'GET /api/v1/data/servers/:id/leaderboard?limit=25', url: `${base}/leaderboard?limit=25`, headers: auth,
+      check: (body, res) => {
+        const page = body as { total?: number; players?: unknown[] };
+        return page.total === fixtureSize.players && page.players?.length === 25 ? limiterOn(res) : `total ${page.total}, ${page.players?.length} players`;
+      } },
+    { key: 'killfeed', label: 'GET /api/v1/data/servers/:id/kills?limit=50', url: `${base}/kills?limit=50`, headers: auth,
+      check: (body, res) => {
+        const page = body as { kills?: unknown[]; nextCursor?: string | null };
+        return page.kills?.length === 50 && page.nextCursor ? limiterOn(res) : `${page.kills?.length} kills, nextCursor ${page.nextCursor}`;
+      } },
+  ];
+}
+
+async function checkTarget(t: ReadTarget): Promise<void> {
+  const res = await fetch(t.url, { headers: t.headers });
+  const text = await res.text();
+  const problem = res.status !== 200 ? `status ${res.status}` : t.check(JSON.parse(text) as unknown, res);
+  if (problem) throw new Error(`${t.label}: ${problem}: ${text.slice(0, 300)}`);
+}
+
+const describe = (m: Measurement) =>
+  `${fmt(m.reqPerSec)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms (${fmt(m.completed)} ok in ${m.seconds} s` +
+  `${m.non2xx || m.errors || m.timeouts ? `; non-2xx ${m.non2xx} [${m.statusCodes}], errors ${m.errors}, timeouts ${m.timeouts}` : ''})`;
+
+async function measureIngest(deps: Deps, service: Child, creds: Credentials): Promise<IngestOutcome & { stored: number }> {
+  const m = await ingestLoad({
+    url: `${service.url}/api/servers/${ids.ingestServer}/events`, token: creds.ingestToken, concurrency: settings.ingestConcurrency,
+    batchSize: settings.batchSize, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds,
+  });
+  say(`  ingest: ${fmt(m.eventsPerSec)} events/s, ${fmt(m.batchesPerSec, 1)} batches/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms ` +
+    `(${fmt(m.accepted)} events accepted in ${m.seconds} s; duplicates ${m.duplicates}, rejected ${m.rejected}, failed batches ${m.failed})`);
+  // Every accepted kill must be in PostgreSQL: the count shows the work was really done.
+  const { rows } = await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = $1', [ids.ingestServer]);
+  const stored = rows[0]!.n;
+  say(`  ingest: ${fmt(stored)} kills stored for the ingest server over the whole run, ${fmt(m.acceptedInAll)} accepted`);
+  return { ...m, stored };
+}
+
+/** Share of CPU time the machine spent busy over a short sample (before the bench loads it). */
+async function busyShare(ms = 1000): Promise<number> {
+  const total = () => os.cpus().reduce((acc, c) => {
+    const t = c.times;
+    return { busy: acc.busy + t.user + t.nice + t.sys + t.irq, all: acc.all + t.user + t.nice + t.sys + t.irq + t.idle };
+  }, { busy: 0, all: 0 });
+  const a = total();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const b = total();
+  return (b.busy - a.busy) / Math.max(1, b.all - a.all);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  say(`# bench: ${os.cpus().length} cores, Node ${process.version}, ${settings.connections} connections, ` +
+    `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per target, ${settings.rounds} round(s)`);
+  const busy = await busyShare();
+  if (busy > 0.15) say(`note: the machine was ${Math.round(busy * 100)}% busy before the bench started; other load skews the results`);
+  const deps = createDeps(loadConfig(serviceEnv));
+  try {
+    await connectDeps(deps);
+    await prepareDatabase(deps, say);
+    const creds = await credentials(deps);
+    await prepareRedis(deps, say);
+
+    const hello = await startChild('koa hello-world', 'bench/hello.ts', [], { NODE_ENV: 'production' }, '/');
+    const service = await startChild('service', 'src/main.ts', ['--role', 'web'], serviceEnv, '/api/health');
+    say(`started: hello-world pid ${hello.process.pid} on ${hello.port}, service pid ${service.process.pid} on ${service.port}`);
+
+    const reads = readTargets(hello, service, creds);
+    for (const t of reads) await checkTarget(t);
+    const results = new Map<ReadTarget['key'], Measurement[]>();
+    for (let round = 1; round <= settings.rounds; round += 1) {
+      if (settings.rounds > 1) say(`round ${round}/${settings.rounds}`);
+      // Koa opens and closes every round: the baseline is the median of those runs, so a
+      // machine that slows down or speeds up during the round moves it less.
+      for (const t of [...reads, reads[0]!]) {
+        const m = await measure({ url: t.url, headers: t.headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+        say(`  ${t.label}: ${describe(m)}`);
+        results.set(t.key, [...(results.get(t.key) ?? []), m]);
+      }
+    }
+    const ingest = await measureIngest(deps, service, creds);
+    report(reads, results, ingest);
+    say(`\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`);
+  } finally {
+    await stopChildren();
+    await closeDeps(deps);
+  }
+}
+
+function report(reads: ReadTarget[], results: Map<ReadTarget['key'], Measurement[]>, ingest: IngestOutcome & { stored: number }): void {
+  const summary = (key: ReadTarget['key']) => {
+    const ms = results.get(key)!;
+    return {
+      reqPerSec: median(ms.map((m) => m.reqPerSec)),
+      p99Ms: median(ms.map((m) => m.p99Ms)),
+      clean: ms.every((m) => m.non2xx === 0 && m.errors === 0 && m.timeouts === 0),
+    };
+  };
+  const koa = summary('koa');
+  const koaRuns = results.get('koa')!.map((m) => m.reqPerSec);
+  const drift = Math.max(...koaRuns) / Math.min(...koaRuns);
+  const checks: string[] = [];
+  const check = (ok: boolean, what: string) => {
+    checks.push(`${ok ? 'PASS' : 'FAIL'}  ${what}`);
+    return ok;
+  };
+  const rows: string[][] = [[`${reads[0]!.label}, median of ${koaRuns.length} runs`, fmt(koa.reqPerSec), String(koa.p99Ms), '1.00', '–', koa.clean ? '–' : 'errors']];
+  for (const t of reads.slice(1)) {
+    const s = summary(t.key);
+    const ratio = s.reqPerSec / koa.reqPerSec;
+    const min = targets[t.key as 'status' | 'leaderboard' | 'killfeed'];
+    const fast = check(ratio >= min, `${t.key}: ${ratio.toFixed(2)} x Koa >= ${min}`);
+    const quick = check(s.p99Ms < targets.p99Ms, `${t.key}: p99 ${s.p99Ms} ms < ${targets.p99Ms} ms`);
+    const clean = check(s.clean, `${t.key}: every answer 2xx, no errors or timeouts`);
+    const failed = [fast ? '' : 'x Koa', quick ? '' : 'p99', clean ? '' : 'errors'].filter(Boolean);
+    rows.push([t.label, fmt(s.reqPerSec), String(s.p99Ms), ratio.toFixed(2), `≥ ${min.toFixed(2)} x Koa, p99 < ${targets.p99Ms} ms`,
+      failed.length === 0 ? 'PASS' : `FAIL (${failed.join(', ')})`]);
+  }
+  const ingestClean = ingest.failed === 0 && ingest.duplicates === 0 && ingest.rejected === 0 && ingest.stored === ingest.acceptedInAll;
+  const ingestFast = check(ingest.eventsPerSec >= targets.ingestEventsPerSec, `ingest: ${fmt(ingest.eventsPerSec)} events/s >= ${fmt(targets.ingestEventsPerSec)}`);
+  check(ingestClean, 'ingest: every batch accepted in full (no failed batches, duplicates or rejections), every accepted kill stored');
+  rows.push([`POST /api/servers/:id/events (${settings.batchSize} kills per batch, ${settings.ingestConcurrency} in flight)`,
+    `${fmt(ingest.eventsPerSec)} events/s (${fmt(ingest.batchesPerSec, 1)} batches/s)`, String(ingest.p99Ms), '–',
+    `≥ ${fmt(targets.ingestEventsPerSec)} events/s`, ingestFast && ingestClean ? 'PASS' : `FAIL (${ingestFast ? 'errors' : 'events/s'})`]);
+
+  if (drift > 1.2) {
+    say(`\nnote: the Koa baseline ranged from ${fmt(Math.min(...koaRuns))} to ${fmt(Math.max(...koaRuns))} req/s in this run: ` +
+      'the machine was not quiet (other load?); ratios use the median. BENCH_ROUNDS=3 takes medians of more runs.');
+  }
+  say('\ntargets:');
+  for (const line of checks) say(`  ${line}`);
+  say(`\n${settings.connections} connections, ${settings.seconds} s per target after ${settings.warmupSeconds} s warm-up` +
+    `${settings.rounds > 1 ? `, median of ${settings.rounds} rounds` : ''}; fixture ${fmt(fixtureSize.players)} ranked players, ` +
+    `${fmt(fixtureSize.kills)} kills; ${os.cpus().length} cores, Node ${process.version}\n`);
+  say('| route | req/s | p99 ms | x Koa | target | result |');
+  say('|---|---|---|---|---|---|');
+  for (const row of rows) say(`| ${row.join(' | ')} |`);
+}
+
+process.on('exit', killChildrenNow);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    say(`\n${signal}: stopping`);
+    void stopChildren().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+}
