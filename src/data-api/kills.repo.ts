@@ -24,3 +24,13 @@ export async function killsBefore(db: Queryable, serverId: string, before: strin
   });
   return rows;
 }
+
+/** Whether the server has a kill at or after `at` (a game host's clock may run a little ahead). */
+export async function hasKillSince(db: Queryable, serverId: string, at: string): Promise<boolean> {
+  const { rowCount } = await db.query({
+    name: 'kill-since',
+    text: 'SELECT 1 FROM kills WHERE server_id = $1 AND ts >= $2::timestamptz LIMIT 1',
+    values: [serverId, at],
+  });
+  return rowCount === 1;
+}

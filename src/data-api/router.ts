@@ -49,6 +49,7 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
   router.get('/servers/:serverId/kills', async (ctx) => {
     const query = killsQuery(ctx.query);
     const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
+    ctx.type = 'application/json';
     ctx.body = await killfeedPage(deps, serverId, query.before, clampLimit(ctx, query.limit));
   });
 

@@ -20,12 +20,12 @@ export async function rebuildServer(deps: Deps, serverId: string): Promise<numbe
     for (let after = ''; ; ) {
       const page = await totalsPage(tx, serverId, after, chunk);
       if (page.length === 0) break;
-      await writeServerState(deps.redis, serverId, new Map(page), staleBefore);
+      await writeServerState(deps.redis, serverId, new Map(page), new Map(), staleBefore);
       players += page.length;
       after = page.at(-1)![0];
     }
     const record = await findServerRecord(tx, serverId);
-    await writeServerState(deps.redis, serverId, new Map(), staleBefore, JSON.stringify(record));
+    await writeServerState(deps.redis, serverId, new Map(), new Map(), staleBefore, JSON.stringify(record));
     return players;
   });
 }

@@ -29,43 +29,14 @@ export async function claimEventIds(db: Queryable, serverId: string, eventIds: s
 /** ISO text of a microsecond timestamp, e.g. 2026-11-22T10:00:00.123456Z. */
 export const isoMicros = (us: number) => `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, '0')}Z`;
 
-async function takenMicros(db: Queryable, serverId: string, candidates: number[]): Promise<Set<number>> {
+/** Inserts the kills whose timestamps are free; returns the microsecond timestamps it stored. */
+async function insertFreeKills(db: Queryable, serverId: string, kills: KillEvent[], micros: number[]): Promise<Set<number>> {
   const { rows } = await db.query<{ us: number }>({
-    name: 'kill-ts-taken',
-    text: `SELECT (extract(epoch FROM ts) * 1000000)::int8 AS us FROM kills WHERE server_id = $1 AND ts = ANY($2::timestamptz[])`,
-    values: [serverId, candidates.map(isoMicros)],
-  });
-  return new Set(rows.map((r) => r.us));
-}
-
-/**
- * Gives each kill a timestamp unique for the server at microsecond precision: a kill that
- * collides with an earlier one (in the batch or stored) moves one microsecond later.
- */
-async function uniqueKillMicros(db: Queryable, serverId: string, kills: KillEvent[]): Promise<number[]> {
-  const assigned: number[] = [];
-  const used = new Set<number>();
-  const place = (us: number, taken: Set<number>) => {
-    while (used.has(us) || taken.has(us)) us += 1;
-    used.add(us);
-    return us;
-  };
-  for (const kill of kills) assigned.push(place(kill.tsMs * 1000, new Set()));
-  for (;;) {
-    const taken = await takenMicros(db, serverId, assigned);
-    if (taken.size === 0) return assigned;
-    used.clear();
-    for (const [i, us] of assigned.entries()) assigned[i] = place(us, taken);
-  }
-}
-
-export async function insertKills(db: Queryable, serverId: string, kills: KillEvent[]): Promise<void> {
-  if (kills.length === 0) return;
-  const micros = await uniqueKillMicros(db, serverId, kills);
-  await db.query({
     name: 'insert-kills',
     text: `INSERT INTO kills (server_id, ts, killer_platform_id, killer_name, victim_platform_id, victim_name, weapon, distance, is_headshot, hit_zone)
-           SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::bool[], $10::text[])`,
+           SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::bool[], $10::text[])
+           ON CONFLICT (server_id, ts) DO NOTHING
+           RETURNING (extract(epoch FROM ts) * 1000000)::int8 AS us`,
     values: [
       serverId, micros.map(isoMicros),
       kills.map((k) => k.killer.platformId), kills.map((k) => k.killer.name),
@@ -73,6 +44,26 @@ export async function insertKills(db: Queryable, serverId: string, kills: KillEv
       kills.map((k) => k.weapon), kills.map((k) => k.distance), kills.map((k) => k.isHeadshot), kills.map((k) => k.hitZone),
     ],
   });
+  return new Set(rows.map((r) => r.us));
+}
+
+/**
+ * Stores kills with a timestamp unique for the server at microsecond precision: a kill that
+ * collides with another (in the batch or stored) moves one microsecond later and is tried again.
+ */
+export async function insertKills(db: Queryable, serverId: string, kills: KillEvent[]): Promise<void> {
+  const used = new Set<number>();
+  const place = (us: number) => {
+    while (used.has(us)) us += 1;
+    used.add(us);
+    return us;
+  };
+  let pending = kills.map((kill) => ({ kill, us: place(kill.tsMs * 1000) }));
+  while (pending.length > 0) {
+    const stored = await insertFreeKills(db, serverId, pending.map((p) => p.kill), pending.map((p) => p.us));
+    pending = pending.filter((p) => !stored.has(p.us));
+    for (const p of pending) p.us = place(p.us + 1);
+  }
 }
 
 /** Network-wide identities: name and first/last seen of every named player in the batch. */
@@ -87,7 +78,10 @@ export async function upsertPlayers(db: Queryable, seen: Map<string, { name: str
            ON CONFLICT (platform_id) DO UPDATE SET
              name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
              first_seen_at = least(p.first_seen_at, excluded.first_seen_at),
-             last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)`,
+             last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)
+           -- A player seen again within the minute under the same name needs no new row version.
+           WHERE excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
+             OR excluded.last_seen_at > p.last_seen_at + interval '1 minute'`,
     values: [ids, ids.map((id) => seen.get(id)!.name), ids.map((id) => at(seen.get(id)!.firstMs)), ids.map((id) => at(seen.get(id)!.lastMs))],
   });
 }

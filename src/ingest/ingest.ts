@@ -6,6 +6,7 @@ import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';
 import { loadTotals, saveTotals } from '../stats/stats.repo.ts';
 import { writeServerState } from '../stats/stats.store.ts';
+import { rankingMemberOf } from '../stats/ranking.ts';
 import { applyEvents, onlineWindowMs } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
@@ -23,7 +24,8 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
   return inTransaction(deps.db, async (tx) => {
-    await lockServer(tx, serverId);
+    // Claims and kills are kept unique by their constraints, so batches of one server run them
+    // side by side; the lock is taken only for the totals, whose read-modify-write needs it.
     const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))], arrivalMs);
     // The first occurrence of a new id counts; a repeat within the batch is a duplicate too.
     const accepted = events.filter((e) => fresh.delete(e.id));
@@ -38,18 +40,20 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
 
 async function applyAccepted(deps: Deps, tx: DbClient, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<void> {
   const named = playersOf(events);
+  await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
+  await upsertPlayers(tx, named);
+  await lockServer(tx, serverId);
   const platformIds = new Set(named.keys());
   for (const e of events) if (e.type === 'shots') platformIds.add(e.platformId);
   const totals = await loadTotals(tx, serverId, [...platformIds]);
+  const ranked = new Map([...totals].map(([id, t]) => [id, rankingMemberOf(id, t)]));
   const changed = applyEvents(totals, events);
   const changedTotals = new Map<string, PlayerTotals>([...changed].map((id) => [id, totals.get(id)!]));
   await saveTotals(tx, serverId, changedTotals);
-  await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
-  await upsertPlayers(tx, named);
   const statuses = statusesToApply(events);
   let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, statuses[0]);
   for (const status of statuses.slice(1)) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status);
-  await writeServerState(deps.redis, serverId, changedTotals, arrivalMs - onlineWindowMs, JSON.stringify(record));
+  await writeServerState(deps.redis, serverId, changedTotals, ranked, arrivalMs - onlineWindowMs, JSON.stringify(record));
 }
 
 /**

@@ -2,26 +2,22 @@
 -- leaderboards), online-window entries, the status record; then drops the rendered pages and
 -- bumps the generation so a page computed before this change is never stored after it.
 -- KEYS: players, lb:points, lb:kd, lb:kills, online, status, pages, gen
--- ARGV[1]: JSON { players = [[platformId, totalsJson, member|"", points, kd, kills]],
+-- ARGV[1]: JSON { players = [[platformId, totalsJson, member|"", previous member|"", points, kd, kills]],
 --                 online = [[platformId, ms]], offline = [platformId], status = json|"" }
 -- ARGV[2]: ms before which online-window entries are stale and dropped
 local p = cjson.decode(ARGV[1])
 for _, e in ipairs(p.players) do
-  local platformId, totals, member = e[1], e[2], e[3]
-  local old = redis.call('HGET', KEYS[1], platformId)
-  if old then
-    local oldMember = cjson.decode(old).m
-    if type(oldMember) == 'string' and oldMember ~= member then
-      redis.call('ZREM', KEYS[2], oldMember)
-      redis.call('ZREM', KEYS[3], oldMember)
-      redis.call('ZREM', KEYS[4], oldMember)
-    end
+  local platformId, totals, member, previous = e[1], e[2], e[3], e[4]
+  if previous ~= '' and previous ~= member then
+    redis.call('ZREM', KEYS[2], previous)
+    redis.call('ZREM', KEYS[3], previous)
+    redis.call('ZREM', KEYS[4], previous)
   end
   redis.call('HSET', KEYS[1], platformId, totals)
   if member ~= '' then
-    redis.call('ZADD', KEYS[2], e[4], member)
-    redis.call('ZADD', KEYS[3], e[5], member)
-    redis.call('ZADD', KEYS[4], e[6], member)
+    redis.call('ZADD', KEYS[2], e[5], member)
+    redis.call('ZADD', KEYS[3], e[6], member)
+    redis.call('ZADD', KEYS[4], e[7], member)
   end
 end
 for _, o in ipairs(p.online) do

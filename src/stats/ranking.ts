@@ -20,6 +20,9 @@ export function rankingMember(platformId: string, t: Pick<PlayerTotals, 'kills' 
   return `${pad(maxCount - Math.min(t.kills, maxCount))}${pad(Math.min(t.deaths, maxCount))}:${platformId}`;
 }
 
+/** The member a player holds in the rankings, or null when unranked. */
+export const rankingMemberOf = (platformId: string, t: Pick<PlayerTotals, 'kills' | 'deaths'>) => (isRanked(t) ? rankingMember(platformId, t) : null);
+
 /** Platform id back out of a ranking member. */
 export const memberPlatformId = (member: string) => member.slice(2 * width + 1);
 

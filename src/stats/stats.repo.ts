@@ -33,7 +33,10 @@ const toTotals = (r: TotalsRow): PlayerTotals => ({
 export async function loadTotals(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, PlayerTotals>> {
   const { rows } = await db.query<TotalsRow>({
     name: 'totals-by-ids',
-    text: `SELECT ${columns} FROM server_players WHERE server_id = $1 AND platform_id = ANY($2::text[])`,
+    // A join on the unnested ids probes the primary key once per id, also while the table's
+    // statistics are stale (= ANY then tends to scan the whole server's rows).
+    text: `SELECT ${columns} FROM unnest($2::text[]) AS wanted(id)
+           JOIN server_players ON server_id = $1 AND platform_id = wanted.id`,
     values: [serverId, platformIds],
   });
   return new Map(rows.map((r) => [r.platformId, toTotals(r)]));

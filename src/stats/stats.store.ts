@@ -2,7 +2,7 @@
 // and reads leaderboard slices and online players back.
 import type { AppRedis } from '../store/redis.ts';
 import { serverKeys } from '../store/keys.ts';
-import { isRanked, leaderboardSorts, rankingMember, rankingScores } from './ranking.ts';
+import { leaderboardSorts, rankingMemberOf, rankingScores } from './ranking.ts';
 import type { LeaderboardSort } from './ranking.ts';
 import { emptyTotals } from './totals.ts';
 import type { PlayerTotals } from './totals.ts';
@@ -16,11 +16,10 @@ interface StoredTotals {
   ps: number;
   sf: number;
   sh: number;
-  m: string | null;
 }
 
-const encode = (t: PlayerTotals, member: string | null): string =>
-  JSON.stringify({ n: t.name, k: t.kills, d: t.deaths, h: t.headshots, ds: t.killDistanceSum, ps: t.playSeconds, sf: t.shotsFired, sh: t.shotsHit, m: member } satisfies StoredTotals);
+const encode = (t: PlayerTotals): string =>
+  JSON.stringify({ n: t.name, k: t.kills, d: t.deaths, h: t.headshots, ds: t.killDistanceSum, ps: t.playSeconds, sf: t.shotsFired, sh: t.shotsHit } satisfies StoredTotals);
 
 export function decodeTotals(json: string): PlayerTotals {
   const s = JSON.parse(json) as Partial<StoredTotals>;
@@ -37,19 +36,21 @@ const keysOf = (serverId: string) => {
 };
 
 /**
- * Writes absolute totals (and the status record, if given). Online-window entries older than
- * staleBeforeMs are dropped on the way.
+ * Writes absolute totals (and the status record, if given). `previous` holds the ranking member
+ * each player had before (as stored), so a changed one is taken out of the rankings. Online-window
+ * entries older than staleBeforeMs are dropped on the way.
  */
 export async function writeServerState(
-  redis: AppRedis, serverId: string, totals: Map<string, PlayerTotals>, staleBeforeMs: number, statusJson = '',
+  redis: AppRedis, serverId: string, totals: Map<string, PlayerTotals>, previous: Map<string, string | null>,
+  staleBeforeMs: number, statusJson = '',
 ): Promise<void> {
   const players: (string | number)[][] = [];
   const online: (string | number)[][] = [];
   const offline: string[] = [];
   for (const [platformId, t] of totals) {
-    const member = isRanked(t) ? rankingMember(platformId, t) : null;
+    const member = rankingMemberOf(platformId, t);
     const scores = rankingScores(t);
-    players.push([platformId, encode(t, member), member ?? '', scores.points, scores.kd, scores.kills]);
+    players.push([platformId, encode(t), member ?? '', previous.get(platformId) ?? '', scores.points, scores.kd, scores.kills]);
     if (t.onlineAtMs === null) offline.push(platformId);
     else online.push([platformId, t.onlineAtMs]);
   }
@@ -75,6 +76,9 @@ export async function leaderboardSlice(redis: AppRedis, serverId: string, sort: 
   for (let i = 0; i < flat.length; i += 2) players.push([flat[i]!, decodeTotals(flat[i + 1]!)]);
   return { total, generation, players };
 }
+
+/** The server's change counter; read it before computing a page to be stored with storePage. */
+export const pageGeneration = async (redis: AppRedis, serverId: string) => (await redis.get(serverKeys(serverId).generation)) ?? '0';
 
 /** A rendered page, if one is cached for the server's current state. */
 export const cachedPage = (redis: AppRedis, serverId: string, field: string) => redis.hget(serverKeys(serverId).pages, field);

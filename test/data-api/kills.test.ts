@@ -211,3 +211,28 @@ test('limit is clamped to the tier cap: 100 standard, 500 partner', async (t) =>
   t.is(rest.nextCursor, null);
   t.is(new Set([...wide.kills, ...rest.kills].map((k) => k.weapon)).size, 600);
 });
+
+test('the newest page is cached until the next batch: a new kill shows at once', async (t) => {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  t.is((await ingest(env, a, [ev.kill(now - 5000, 1, 2)])).status, 200);
+  t.is((await feed(t, a, '?limit=5')).kills.length, 1);
+  t.truthy(await env.deps.redis.hget(`{srv:${a.serverId}}:pages`, 'kills:5'), 'the newest page is kept');
+  t.is((await ingest(env, a, [ev.kill(now - 1000, 3, 4)])).status, 200);
+  const page = await feed(t, a, '?limit=5');
+  t.deepEqual(page.kills.map((k) => k.killerPlatformId), [player(3).platformId, player(1).platformId]);
+});
+
+test.serial('a kill stamped ahead of now is not on the newest page yet, and appears once its time has come', async (t) => {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  t.is((await ingest(env, a, [ev.kill(now - 5000, 1, 2), ev.kill(now + 30_000, 3, 4)])).status, 200);
+  t.is((await feed(t, a, '?limit=5')).kills.length, 1);
+  t.falsy(await env.deps.redis.hget(`{srv:${a.serverId}}:pages`, 'kills:5'), 'a page that will change by itself is not kept');
+  env.clock.advance(31_000);
+  try {
+    t.is((await feed(t, a, '?limit=5')).kills.length, 2);
+  } finally {
+    env.clock.set(now);
+  }
+});
