@@ -1,4 +1,5 @@
-// Puts the client's address and scheme on ctx.state, once, for limits, cookies and audit.
+// Puts the client's address and scheme on ctx.state for limits, cookies and audit; each is worked
+// out on first use, so requests that never ask (the Data API) pay nothing.
 import type { Middleware } from 'koa';
 import type { AppState } from './context.ts';
 import { clientAddress, isHttps } from './client.ts';
@@ -6,8 +7,12 @@ import type { ProxyTrust } from './client.ts';
 
 export function clientInfo(trust: ProxyTrust): Middleware<AppState> {
   return async (ctx, next) => {
-    ctx.state.clientIp = clientAddress(ctx.req, trust);
-    ctx.state.https = isHttps(ctx.req, trust);
+    let clientIp: string | undefined;
+    let https: boolean | undefined;
+    Object.defineProperties(ctx.state, {
+      clientIp: { get: () => (clientIp ??= clientAddress(ctx.req, trust)), enumerable: true },
+      https: { get: () => (https ??= isHttps(ctx.req, trust)), enumerable: true },
+    });
     await next();
   };
 }
