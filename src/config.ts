@@ -27,6 +27,7 @@ export interface Config {
   rates: RateLimits;
   ingestBodyLimitBytes: number;
   authCacheMs: number;
+  pageCacheMs: number;
   /** HMAC key of session JWTs and CSRF tokens. */
   jwtSecret: string;
   sessionTtlMinutes: number;
@@ -63,6 +64,7 @@ const envSchema = {
     MAP_TILES_DIR: { type: 'string', minLength: 1, default: 'fixtures/tiles' },
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
+    PAGE_CACHE_MS: int(1000, 1, 60_000),
   },
 } as const;
 
@@ -122,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     ingestBodyLimitBytes: v.INGEST_BODY_LIMIT_BYTES as number,
     authCacheMs: v.AUTH_CACHE_MS as number,
+    pageCacheMs: v.PAGE_CACHE_MS as number,
     // Outside production a missing secret is replaced by a random one: sessions end with the process.
     jwtSecret: (v.JWT_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
     sessionTtlMinutes: v.SESSION_TTL_MINUTES as number,

@@ -26,6 +26,11 @@ export interface Deps {
     serverOwners: LRUCache<string, string>;
     /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked). */
     ingestTokens: LRUCache<string, Buffer>;
+    /**
+     * serverId -> what the Data API read of that server from Redis (status record, rendered
+     * pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
+     */
+    serverReads: LRUCache<string, Map<string, string>>;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -41,7 +46,10 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
     redis: createRedis(config.redisUrl, config.redisPrefix),
     clock: overrides.clock ?? systemClock,
     log: overrides.log ?? createLog(config.logLevel),
-    caches: { apiKeys: cache(), serverOwners: cache(), ingestTokens: cache() },
+    caches: {
+      apiKeys: cache(), serverOwners: cache(), ingestTokens: cache(),
+      serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
+    },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],
   };

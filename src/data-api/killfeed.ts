@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
 import { cachedPage, pageGeneration, storePage } from '../stats/stats.store.ts';
+import { readThrough } from '../stats/server-reads.ts';
 import { hasKillSince, killsBefore } from './kills.repo.ts';
 
 const pageTtlMs = 60_000;
@@ -26,7 +27,7 @@ export async function killfeedPage(deps: Deps, serverId: string, before: string 
     });
   }
   const field = `kills:${limit}`;
-  const cached = await cachedPage(deps.redis, serverId, field);
+  const cached = await readThrough(deps, serverId, field, () => cachedPage(deps.redis, serverId, field));
   if (cached) return cached;
   const generation = await pageGeneration(deps.redis, serverId);
   const now = new Date(deps.clock.now()).toISOString();

@@ -4,13 +4,14 @@ import type { Deps } from '../deps.ts';
 import type { LeaderboardSort } from '../stats/ranking.ts';
 import { leaderboardEntry } from '../stats/ranking.ts';
 import { cachedPage, leaderboardSlice, storePage } from '../stats/stats.store.ts';
+import { readThrough } from '../stats/server-reads.ts';
 
 const pageTtlMs = 60_000;
 
 /** The page as JSON text, ready to send. */
 export async function leaderboardPage(deps: Deps, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<string> {
   const field = `lb:${sort}:${offset}:${limit}`;
-  const cached = await cachedPage(deps.redis, serverId, field);
+  const cached = await readThrough(deps, serverId, field, () => cachedPage(deps.redis, serverId, field));
   if (cached) return cached;
   const slice = await leaderboardSlice(deps.redis, serverId, sort, offset, limit);
   const page = JSON.stringify({

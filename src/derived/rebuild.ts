@@ -8,6 +8,7 @@ import { findServerRecord, listAllServerIds } from '../servers/server.repo.ts';
 import { totalsPage } from '../stats/stats.repo.ts';
 import { clearServerState, writeServerState } from '../stats/stats.store.ts';
 import { onlineWindowMs } from '../stats/totals.ts';
+import { dropServerReads } from '../stats/server-reads.ts';
 
 const chunk = 2000;
 
@@ -26,6 +27,7 @@ export async function rebuildServer(deps: Deps, serverId: string): Promise<numbe
     }
     const record = await findServerRecord(tx, serverId);
     await writeServerState(deps.redis, serverId, new Map(), new Map(), staleBefore, JSON.stringify(record));
+    dropServerReads(deps, serverId);
     return players;
   });
 }

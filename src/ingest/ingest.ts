@@ -7,6 +7,7 @@ import type { DbClient } from '../store/db.ts';
 import { loadTotals, saveTotals } from '../stats/stats.repo.ts';
 import { writeServerState } from '../stats/stats.store.ts';
 import { rankingMemberOf } from '../stats/ranking.ts';
+import { dropServerReads } from '../stats/server-reads.ts';
 import { applyEvents, onlineWindowMs } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
@@ -54,6 +55,7 @@ async function applyAccepted(deps: Deps, tx: DbClient, serverId: string, events:
   let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, statuses[0]);
   for (const status of statuses.slice(1)) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status);
   await writeServerState(deps.redis, serverId, changedTotals, ranked, arrivalMs - onlineWindowMs, JSON.stringify(record));
+  dropServerReads(deps, serverId);
 }
 
 /**

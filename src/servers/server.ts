@@ -3,6 +3,7 @@
 import type { Deps } from '../deps.ts';
 import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { serverKeys } from '../store/keys.ts';
+import { dropServerReads, readThrough } from '../stats/server-reads.ts';
 import { findServerRecord, insertServer, replaceIngestTokenHash, revokeServerRow } from './server.repo.ts';
 import type { NewServer, ServerRecord } from './server.repo.ts';
 
@@ -34,13 +35,14 @@ export async function rotateIngestToken(deps: Deps, accountId: string, serverId:
 export async function dropServerCaches(deps: Deps, serverId: string): Promise<void> {
   deps.caches.serverOwners.delete(serverId);
   deps.caches.ingestTokens.delete(serverId);
+  dropServerReads(deps, serverId);
   await deps.redis.del(serverKeys(serverId).status);
 }
 
 /** The status record: from Redis, else PostgreSQL (and then cached). Undefined when unknown. */
 export async function serverRecord(deps: Deps, serverId: string): Promise<ServerRecord | undefined> {
   const key = serverKeys(serverId).status;
-  const cached = await deps.redis.get(key);
+  const cached = await readThrough(deps, serverId, 'status', () => deps.redis.get(key));
   if (cached) return JSON.parse(cached) as ServerRecord;
   const record = await findServerRecord(deps.db, serverId);
   if (record) await deps.redis.set(key, JSON.stringify(record));

@@ -24,6 +24,8 @@ export function createRedis(url: string, keyPrefix: string): AppRedis {
     // Fail fast instead of queueing without bound while Redis is away.
     enableOfflineQueue: false,
     commandTimeout: 2000,
+    // Commands issued in the same tick leave in one write: under load, far fewer system calls.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 3000,
   });

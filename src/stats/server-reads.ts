@@ -1,0 +1,18 @@
+// A very short in-process cache of what Data API reads take from Redis for one server (its status
+// record, rendered pages). Hot reads then cost no Redis round trip besides the rate limiter; other
+// processes see a change within PAGE_CACHE_MS, this process at once (a change drops the entry).
+import type { Deps } from '../deps.ts';
+
+export async function readThrough(deps: Deps, serverId: string, field: string, load: () => Promise<string | null>): Promise<string | null> {
+  let reads = deps.caches.serverReads.get(serverId);
+  const hit = reads?.get(field);
+  if (hit !== undefined) return hit;
+  const value = await load();
+  if (value !== null) {
+    if (!reads) deps.caches.serverReads.set(serverId, (reads = new Map()));
+    reads.set(field, value);
+  }
+  return value;
+}
+
+export const dropServerReads = (deps: Deps, serverId: string) => deps.caches.serverReads.delete(serverId);
