@@ -1,6 +1,8 @@
 // Starts the service: the web process, the worker, or both in one process (the default), and
 // optionally loads the demo dataset and prints how to try it.
+import type { ServerResponse } from 'node:http';
 import process from 'node:process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Command, Option } from 'commander';
 import { createApp } from './app.ts';
 import { boot, configOrExit } from './boot.ts';
@@ -23,7 +25,16 @@ const stops: (() => Promise<void>)[] = [];
 if (options.role !== 'worker') {
   const server = createApp(deps).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  // Requests still being handled keep the stores open until they finish (at most 10 s).
+  let inFlight = 0;
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight += 1;
+    res.once('close', () => (inFlight -= 1));
+  });
+  stops.push(async () => {
+    server.close();
+    for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 50) await delay(50);
+  });
   deps.log.info({ port: config.port, host: config.host }, 'web listening');
 }
 if (options.role !== 'web') stops.push(startWorker(deps));
