@@ -27,10 +27,10 @@ export interface Deps {
     /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked). */
     ingestTokens: LRUCache<string, Buffer>;
     /**
-     * serverId -> what the Data API read of that server from Redis (status record, rendered
-     * pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
+     * serverId -> what the Data API read of that server from Redis (its parsed status record,
+     * rendered pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
      */
-    serverReads: LRUCache<string, Map<string, string>>;
+    serverReads: LRUCache<string, Map<string, object | string>>;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };

@@ -11,7 +11,7 @@ import { clampLimit, dataApiAccess, keyOf, ownedServerId } from './access.ts';
 import { syncedBans } from './bans.repo.ts';
 import { killfeedPage } from './killfeed.ts';
 import { leaderboardPage } from './leaderboard.ts';
-import { accountServers, ownedServerStatus } from './servers.ts';
+import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
 
 const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; offset: number }>('query-leaderboard.json');
@@ -28,8 +28,9 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
 
   router.get('/servers/:serverId', async (ctx) => {
     const serverId = ctx.params.serverId!.toLowerCase();
-    const status = isUuid(serverId) ? await ownedServerStatus(deps, keyOf(ctx).accountId, serverId) : undefined;
+    const status = isUuid(serverId) ? await ownedServerStatusBody(deps, keyOf(ctx).accountId, serverId) : undefined;
     if (!status) throw notFound('server');
+    ctx.type = 'application/json';
     ctx.body = status;
   });
 

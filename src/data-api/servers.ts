@@ -26,9 +26,21 @@ export async function accountServers(deps: Deps, accountId: string) {
   return (await listServerRecords(deps.db, accountId)).map((r) => serverSummary(r, now));
 }
 
-/** The status of a live server of the account, or undefined (unknown, revoked or not its own). */
-export async function ownedServerStatus(deps: Deps, accountId: string, serverId: string) {
+/**
+ * The two possible bodies of a status record (only `online` depends on the time of the request),
+ * rendered once per record object: the hot status read then parses and serialises nothing.
+ */
+const renderedStatus = new WeakMap<ServerRecord, { offline: string; online: string }>();
+
+/** The status of a live server of the account as JSON text, or undefined (unknown, revoked or not its own). */
+export async function ownedServerStatusBody(deps: Deps, accountId: string, serverId: string): Promise<string | undefined> {
   const record = await serverRecord(deps, serverId);
   if (!record || record.revoked || record.accountId !== accountId) return undefined;
-  return serverStatus(record, deps.clock.now());
+  let bodies = renderedStatus.get(record);
+  if (!bodies) {
+    const body = (online: boolean) => JSON.stringify({ ...serverStatus(record, 0), online });
+    bodies = { offline: body(false), online: body(true) };
+    renderedStatus.set(record, bodies);
+  }
+  return isOnline(record, deps.clock.now()) ? bodies.online : bodies.offline;
 }

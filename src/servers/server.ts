@@ -39,11 +39,17 @@ export async function dropServerCaches(deps: Deps, serverId: string): Promise<vo
   await deps.redis.del(serverKeys(serverId).status);
 }
 
-/** The status record: from Redis, else PostgreSQL (and then cached). Undefined when unknown. */
-export async function serverRecord(deps: Deps, serverId: string): Promise<ServerRecord | undefined> {
+/**
+ * The status record: from Redis, else PostgreSQL (and then cached). Undefined when unknown. The
+ * record may be shared with other requests of this process: read it, never change it.
+ */
+export async function serverRecord(deps: Deps, serverId: string): Promise<Readonly<ServerRecord> | undefined> {
   const key = serverKeys(serverId).status;
-  const cached = await readThrough(deps, serverId, 'status', () => deps.redis.get(key));
-  if (cached) return JSON.parse(cached) as ServerRecord;
+  const cached = await readThrough(deps, serverId, 'status', async () => {
+    const text = await deps.redis.get(key);
+    return text === null ? null : (JSON.parse(text) as ServerRecord);
+  });
+  if (cached) return cached;
   const record = await findServerRecord(deps.db, serverId);
   if (record) await deps.redis.set(key, JSON.stringify(record));
   return record;

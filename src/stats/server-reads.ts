@@ -3,10 +3,11 @@
 // processes see a change within PAGE_CACHE_MS, this process at once (a change drops the entry).
 import type { Deps } from '../deps.ts';
 
-export async function readThrough(deps: Deps, serverId: string, field: string, load: () => Promise<string | null>): Promise<string | null> {
+/** The cached value of `field`, else what `load` finds (kept unless null). Values are shared: never mutate them. */
+export async function readThrough<T extends object | string>(deps: Deps, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
   let reads = deps.caches.serverReads.get(serverId);
   const hit = reads?.get(field);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) return hit as T;
   const value = await load();
   if (value !== null) {
     if (!reads) deps.caches.serverReads.set(serverId, (reads = new Map()));
