@@ -8,6 +8,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/seed.ts';
 import type { Tenant } from '../helpers/seed.ts';
 import { assertError } from '../helpers/data-api.ts';
+import type { LeaderboardEntry as Entry } from '../../src/stats/ranking.ts';
 
 let env: TestEnv;
 test.before(async () => {
@@ -17,18 +18,6 @@ test.after.always(async () => {
   await env?.close();
 });
 
-interface Entry {
-  rank: number;
-  platformId: string;
-  name: string;
-  kills: number;
-  deaths: number;
-  headshots: number;
-  kd: number;
-  points: number;
-  meanKillDistance: number | null;
-  playMinutes: number;
-}
 interface Page {
   total: number;
   sort: string;

@@ -8,6 +8,7 @@ import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/se
 import type { Tenant } from '../helpers/seed.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { pgDump, redisDump } from '../helpers/stores.ts';
+import type { LeaderboardEntry as Entry } from '../../src/stats/ranking.ts';
 
 // No test here moves the clock of the shared environment: each reads env.clock.now() once.
 // Tests that need their own limits (body size, rate) build their own environment.
@@ -22,18 +23,6 @@ test.after.always(async () => {
 const iso = (ms: number) => new Date(ms).toISOString();
 const eventsPath = (serverId: string) => `/api/servers/${serverId}/events`;
 
-interface Entry {
-  rank: number;
-  platformId: string;
-  name: string;
-  kills: number;
-  deaths: number;
-  headshots: number;
-  kd: number;
-  points: number;
-  meanKillDistance: number | null;
-  playMinutes: number;
-}
 
 async function accepted(t: ExecutionContext, a: Pick<Tenant, 'serverId' | 'token'>, events: unknown[]) {
   const res = await ingest(env, a, events);
