@@ -1,11 +1,17 @@
 // The bench's data: one community with a "read" server (100,000 ranked players, 1,000,000 kills)
 // and an "ingest" server that the ingestion measurement writes to. Generated with set-based SQL
 // in its own database and schema, kept between runs when the counts still match, and mirrored
-// into Redis (under its own key prefix) by the service's own rebuildDerivedState.
+// into Redis (under its own key prefix) by the service's own rebuildDerivedState. The community's
+// owner ("bench-owner") signs the controller requests in with a session made per run.
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../src/deps.ts';
 import { mintApiKey } from '../src/accounts/api-key.ts';
 import { rotateIngestToken } from '../src/servers/server.ts';
+import { startSession } from '../src/auth/session.ts';
+import { revokeUserSessions } from '../src/auth/session.repo.ts';
+import { createUser } from '../src/users/users.ts';
+import { findUserForLogin } from '../src/users/user.repo.ts';
 import { rebuildDerivedState } from '../src/derived/rebuild.ts';
 import { ensureDatabase, migrate } from '../src/store/migrate.ts';
 
@@ -24,7 +30,12 @@ const platformIdSql = (n: string) => `'7656119' || lpad((${n})::text, 10, '0')`;
 export interface Credentials {
   apiKey: string;
   ingestToken: string;
+  /** Session JWT of the bench community's owner (signed with deps.config.jwtSecret). */
+  sessionToken: string;
 }
+
+/** The owner of the bench community; created once (its password is never used), kept between runs. */
+const ownerName = 'bench-owner';
 
 const seconds = (startMs: number) => ((performance.now() - startMs) / 1000).toFixed(1);
 
@@ -145,7 +156,22 @@ export async function credentials(deps: Deps): Promise<Credentials> {
   const { key } = await mintApiKey(deps, ids.account, 'bench', 'standard');
   const ingestToken = await rotateIngestToken(deps, ids.account, ids.ingestServer);
   if (!ingestToken) throw new Error('bench ingest server is missing or revoked');
-  return { apiKey: key, ingestToken };
+  return { apiKey: key, ingestToken, sessionToken: await ownerSession(deps) };
+}
+
+/**
+ * A session of the bench community's owner (role owner: servers.manage), through the service's
+ * own functions; the sessions of earlier runs are revoked. The token is signed with the bench
+ * process's JWT_SECRET, so the children must be given the same one.
+ */
+async function ownerSession(deps: Deps): Promise<string> {
+  const existing = await findUserForLogin(deps.db, ownerName);
+  if (existing && (existing.accountId !== ids.account || existing.role !== 'owner')) {
+    throw new Error(`user ${ownerName} exists, but not as the owner of the bench community`);
+  }
+  const userId = existing?.id ?? (await createUser(deps.db, ids.account, ownerName, randomBytes(24).toString('base64url'), 'owner')).id;
+  await revokeUserSessions(deps.db, userId, new Date(deps.clock.now()).toISOString());
+  return (await startSession(deps, userId)).token;
 }
 
 /** Deletes every key under the bench prefix, then rebuilds the derived state from PostgreSQL. */

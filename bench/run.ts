@@ -1,16 +1,26 @@
-// `npm run bench`: the Data API and ingestion against real PostgreSQL and Redis with a large
-// fixture, next to a bare Koa hello-world measured in the same run.
+// `npm run bench`: the Data API, the controller's rate limiter and ingestion against real
+// PostgreSQL and Redis with a large fixture, next to a bare Koa hello-world measured in the same run.
 //
 //   1. fixture: database gameservice_bench, schema "bench" (generated once, then reused), Redis
-//      keys under "bench:" deleted and rebuilt from PostgreSQL by rebuildDerivedState
-//   2. the service (`src/main.ts --role web`) and bench/hello.ts in child processes, rate limits
-//      raised so the per-key limiter counts every request but never refuses one
-//   3. autocannon, 50 connections: warm-up, then the measured run, per target; Koa first and
-//      again last, the ratios are against the median of its runs
-//   4. ingestion: batches of 500 kill events to a second server
-//   5. a markdown table for the README, PASS/FAIL per target
+//      keys under "bench:" deleted and rebuilt from PostgreSQL by rebuildDerivedState; an API key,
+//      an ingest token and a session of the bench community's owner made for this run
+//   2. limiter accuracy (bench/limiter-accuracy.ts): bursts across a window boundary sent to the
+//      limiter function itself, timed by a ManualClock; admitted in the worst 60 s vs the limit
+//   3. in child processes: the service (`src/main.ts --role web`), bench/hello.ts, and two more
+//      instances of the service with the controller's per-IP limiter on and off; rate limits
+//      raised so the limiters count every request but never refuse one
+//   4. autocannon, 50 connections: warm-up, then the measured run, per target; Koa first and
+//      again last, the ratios are against the median of its runs. Then the authenticated
+//      controller read GET /api/servers against the limiter-off and limiter-on instances, in
+//      shorter runs in the order off, on | on, off | on, off | off, on (warm-up before each
+//      instance's first run only); the limiter's cost is the median of these four adjacent pairs'
+//      with/without ratios: a drift of the machine's speed, an advantage of the first or second
+//      run of a pair, or one disturbed run moves it little
+//   5. ingestion: batches of 500 kill events to a second server
+//   6. a markdown table for the README, PASS/FAIL per target
 //
-// Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
+// Environment: BENCH_SECONDS (10), BENCH_LIMITER_SECONDS (6, each of the 8 limiter runs),
+// BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
 // BENCH_INGEST_CONCURRENCY (4 batches in flight), BENCH_ROUNDS (1; with more, the medians of
 // the rounds of the read targets are reported), BENCH_DATABASE_URL, REDIS_URL.
 // The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
@@ -23,6 +33,8 @@ import { closeDeps, connectDeps, createDeps } from '../src/deps.ts';
 import type { Deps } from '../src/deps.ts';
 import { credentials, fixtureSize, ids, prepareDatabase, prepareRedis } from './fixture.ts';
 import type { Credentials } from './fixture.ts';
+import { accuracyLimit, measureAccuracy, offset, overAdmission } from './limiter-accuracy.ts';
+import type { AccuracyOutcome } from './limiter-accuracy.ts';
 import { ingestLoad, measure } from './load.ts';
 import type { IngestOutcome, Measurement } from './load.ts';
 import { killChildrenNow, startChild, stopChildren } from './processes.ts';
@@ -38,6 +50,7 @@ function envInt(name: string, def: number, min: number): number {
 
 const settings = {
   seconds: envInt('BENCH_SECONDS', 10, 1),
+  limiterSeconds: envInt('BENCH_LIMITER_SECONDS', 6, 1),
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
   connections: envInt('BENCH_CONNECTIONS', 50, 1),
   ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4, 1),
@@ -58,11 +71,14 @@ const serviceEnv: Record<string, string> = {
   RATE_DATA_STANDARD: unlimited,
   RATE_DATA_PARTNER: unlimited,
   RATE_INGEST: unlimited,
-  // Production requires a session secret (unused by the routes measured here): a fresh one per run.
+  RATE_CONTROLLER: unlimited,
+  CONTROLLER_RATE_LIMIT: 'true',
+  // The session secret, fresh per run: the bench process signs the owner's session with it (its
+  // config is loaded from this same environment), the children check it.
   JWT_SECRET: randomBytes(32).toString('base64url'),
 };
 
-const targets = { status: 0.35, leaderboard: 0.25, killfeed: 0.15, p99Ms: 25, ingestEventsPerSec: 20_000 };
+const targets = { status: 0.35, leaderboard: 0.25, killfeed: 0.15, p99Ms: 25, ingestEventsPerSec: 20_000, controllerLimiter: 0.8 };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -73,7 +89,7 @@ const median = (values: number[]) => {
 };
 
 interface ReadTarget {
-  key: 'koa' | 'status' | 'leaderboard' | 'killfeed';
+  key: 'koa' | 'status' | 'leaderboard' | 'killfeed' | 'limiterOff' | 'limiterOn';
   label: string;
   url: string;
   headers: Record<string, string>;
@@ -104,6 +120,21 @@ function readTargets(hello: Child, service: Child, creds: Credentials): ReadTarg
   ];
 }
 
+/** GET /api/servers with the owner's session: its check reads PostgreSQL, and so does the list. */
+function controllerTargets(limiterOff: Child, limiterOn: Child, creds: Credentials): [ReadTarget, ReadTarget] {
+  const target = (key: 'limiterOff' | 'limiterOn', child: Child, expectedLimit: string | null): ReadTarget => ({
+    key, label: `GET /api/servers (session), controller limiter ${key === 'limiterOn' ? 'on' : 'off'}`,
+    url: `${child.url}/api/servers`, headers: { authorization: `Bearer ${creds.sessionToken}` },
+    check: (body, res) => {
+      const servers = (body as { servers?: { id: string }[] }).servers ?? [];
+      if (servers.length !== 2 || !servers.some((s) => s.id === ids.readServer)) return `${servers.length} servers, expected the 2 bench servers`;
+      const limit = res.headers.get('ratelimit-limit');
+      return limit === expectedLimit ? undefined : `RateLimit-Limit is ${limit}, expected ${expectedLimit}`;
+    },
+  });
+  return [target('limiterOff', limiterOff, null), target('limiterOn', limiterOn, unlimited)];
+}
+
 async function checkTarget(t: ReadTarget): Promise<void> {
   const res = await fetch(t.url, { headers: t.headers });
   const text = await res.text();
@@ -114,6 +145,15 @@ async function checkTarget(t: ReadTarget): Promise<void> {
 const describe = (m: Measurement) =>
   `${fmt(m.reqPerSec)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms (${fmt(m.completed)} ok in ${m.seconds} s` +
   `${m.non2xx || m.errors || m.timeouts ? `; non-2xx ${m.non2xx} [${m.statusCodes}], errors ${m.errors}, timeouts ${m.timeouts}` : ''})`;
+
+function describeAccuracy(a: AccuracyOutcome): string {
+  const sends = a.admitted.length <= 12
+    ? a.admitted.map((x) => `${x.n} at ${offset(x.atMs)}`).join(', ')
+    : `${a.admitted[0]!.n} at ${offset(a.admitted[0]!.atMs)}, then ${fmt(a.admitted.slice(1).reduce((sum, x) => sum + x.n, 0))} ` +
+      `of the ${fmt(a.admitted.length - 1)} single requests`;
+  return `limiter accuracy, ${a.schedule.name} (${a.schedule.detail}): admitted ${sends}; worst 60 s ` +
+    `${fmt(a.worst.admitted)} (sent at ${offset(a.worst.fromMs)} to ${offset(a.worst.toMs)}), a fixed window ${fmt(a.fixedWorst.admitted)}`;
+}
 
 async function measureIngest(deps: Deps, service: Child, creds: Credentials): Promise<IngestOutcome & { stored: number }> {
   const m = await ingestLoad({
@@ -144,7 +184,7 @@ async function busyShare(ms = 1000): Promise<number> {
 async function main(): Promise<void> {
   const started = Date.now();
   say(`# bench: ${os.cpus().length} cores, Node ${process.version}, ${settings.connections} connections, ` +
-    `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per target, ${settings.rounds} round(s)`);
+    `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per target (controller limiter: 8 x ${settings.limiterSeconds} s), ${settings.rounds} round(s)`);
   const busy = await busyShare();
   if (busy > 0.15) say(`note: the machine was ${Math.round(busy * 100)}% busy before the bench started; other load skews the results`);
   const deps = createDeps(loadConfig(serviceEnv));
@@ -153,14 +193,22 @@ async function main(): Promise<void> {
     await prepareDatabase(deps, say);
     const creds = await credentials(deps);
     await prepareRedis(deps, say);
+    const accuracy = await measureAccuracy(deps);
+    for (const a of accuracy) say(`  ${describeAccuracy(a)}`);
 
     const hello = await startChild('koa hello-world', 'bench/hello.ts', [], { NODE_ENV: 'production' }, '/');
     const service = await startChild('service', 'src/main.ts', ['--role', 'web'], serviceEnv, '/api/health');
-    say(`started: hello-world pid ${hello.process.pid} on ${hello.port}, service pid ${service.process.pid} on ${service.port}`);
+    const limiterOff = await startChild('service, controller limiter off', 'src/main.ts', ['--role', 'web'], { ...serviceEnv, CONTROLLER_RATE_LIMIT: 'false' }, '/api/health');
+    const limiterOn = await startChild('service, controller limiter on', 'src/main.ts', ['--role', 'web'], serviceEnv, '/api/health');
+    say(`started: hello-world pid ${hello.process.pid} on ${hello.port}, service pid ${service.process.pid} on ${service.port}, ` +
+      `limiter off pid ${limiterOff.process.pid} on ${limiterOff.port}, limiter on pid ${limiterOn.process.pid} on ${limiterOn.port}`);
 
     const reads = readTargets(hello, service, creds);
-    for (const t of reads) await checkTarget(t);
+    const [off, on] = controllerTargets(limiterOff, limiterOn, creds);
+    for (const t of [...reads, off, on]) await checkTarget(t);
     const results = new Map<ReadTarget['key'], Measurement[]>();
+    /** with/without of each adjacent pair of controller limiter runs. */
+    const limiterPairs: number[] = [];
     for (let round = 1; round <= settings.rounds; round += 1) {
       if (settings.rounds > 1) say(`round ${round}/${settings.rounds}`);
       // Koa opens and closes every round: the baseline is the median of those runs, so a
@@ -170,9 +218,22 @@ async function main(): Promise<void> {
         say(`  ${t.label}: ${describe(m)}`);
         results.set(t.key, [...(results.get(t.key) ?? []), m]);
       }
+      const order = [off, on, on, off, on, off, off, on];
+      for (let i = 0; i < order.length; i += 1) {
+        const t = order[i]!;
+        const warmupSeconds = results.has(t.key) ? 0 : settings.warmupSeconds;
+        const m = await measure({ url: t.url, headers: t.headers, connections: settings.connections, warmupSeconds, seconds: settings.limiterSeconds });
+        say(`  ${t.label}: ${describe(m)}`);
+        results.set(t.key, [...(results.get(t.key) ?? []), m]);
+        if (i % 2 === 1) {
+          const last = (key: ReadTarget['key']) => results.get(key)!.at(-1)!.reqPerSec;
+          limiterPairs.push(last('limiterOn') / last('limiterOff'));
+          say(`    pair ${limiterPairs.length}: with/without ${limiterPairs.at(-1)!.toFixed(2)}`);
+        }
+      }
     }
     const ingest = await measureIngest(deps, service, creds);
-    report(reads, results, ingest);
+    report(reads, [off, on], results, limiterPairs, ingest, accuracy);
     say(`\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`);
   } finally {
     await stopChildren();
@@ -180,7 +241,10 @@ async function main(): Promise<void> {
   }
 }
 
-function report(reads: ReadTarget[], results: Map<ReadTarget['key'], Measurement[]>, ingest: IngestOutcome & { stored: number }): void {
+function report(
+  reads: ReadTarget[], [off, on]: ReadTarget[], results: Map<ReadTarget['key'], Measurement[]>, limiterPairs: number[],
+  ingest: IngestOutcome & { stored: number }, accuracy: AccuracyOutcome[],
+): void {
   const summary = (key: ReadTarget['key']) => {
     const ms = results.get(key)!;
     return {
@@ -209,12 +273,36 @@ function report(reads: ReadTarget[], results: Map<ReadTarget['key'], Measurement
     rows.push([t.label, fmt(s.reqPerSec), String(s.p99Ms), ratio.toFixed(2), `≥ ${min.toFixed(2)} x Koa, p99 < ${targets.p99Ms} ms`,
       failed.length === 0 ? 'PASS' : `FAIL (${failed.join(', ')})`]);
   }
+
+  // The controller limiter's cost: the same authenticated read with the limiter on and off.
+  const without = summary('limiterOff');
+  const withLimiter = summary('limiterOn');
+  const limiterRatio = median(limiterPairs);
+  const pairs = limiterPairs.map((r) => r.toFixed(2)).join(', ');
+  const limiterCheap = check(limiterRatio >= targets.controllerLimiter,
+    `controller limiter: with/without ${limiterRatio.toFixed(2)} >= ${targets.controllerLimiter.toFixed(2)} (median of the pairs ${pairs})`);
+  const limiterClean = check(without.clean && withLimiter.clean, 'controller limiter: every answer 2xx, no errors or timeouts (limiter on and off)');
+  const of = `median of ${results.get('limiterOn')!.length} runs`;
+  rows.push([`${off!.label} (${of})`, fmt(without.reqPerSec), String(without.p99Ms), (without.reqPerSec / koa.reqPerSec).toFixed(2),
+    '–', without.clean ? '–' : 'errors']);
+  rows.push([`${on!.label} (${of}; counts, never refuses)`, fmt(withLimiter.reqPerSec), String(withLimiter.p99Ms),
+    (withLimiter.reqPerSec / koa.reqPerSec).toFixed(2), `with/without ≥ ${targets.controllerLimiter.toFixed(2)} (median of adjacent pairs)`,
+    `${limiterCheap && limiterClean ? 'PASS' : `FAIL (${limiterCheap ? 'errors' : 'slower'})`}: with/without ${limiterRatio.toFixed(2)} (pairs ${pairs})`]);
   const ingestClean = ingest.failed === 0 && ingest.duplicates === 0 && ingest.rejected === 0 && ingest.stored === ingest.acceptedInAll;
   const ingestFast = check(ingest.eventsPerSec >= targets.ingestEventsPerSec, `ingest: ${fmt(ingest.eventsPerSec)} events/s >= ${fmt(targets.ingestEventsPerSec)}`);
   check(ingestClean, 'ingest: every batch accepted in full (no failed batches, duplicates or rejections), every accepted kill stored');
   rows.push([`POST /api/servers/:id/events (${settings.batchSize} kills per batch, ${settings.ingestConcurrency} in flight)`,
     `${fmt(ingest.eventsPerSec)} events/s (${fmt(ingest.batchesPerSec, 1)} batches/s)`, String(ingest.p99Ms), '–',
     `≥ ${fmt(targets.ingestEventsPerSec)} events/s`, ingestFast && ingestClean ? 'PASS' : `FAIL (${ingestFast ? 'errors' : 'events/s'})`]);
+
+  // The limiter's accuracy: no target, the figures as measured.
+  const pct = (admitted: number) => `${overAdmission(admitted) >= 0 ? '+' : ''}${overAdmission(admitted).toFixed(1)}%`;
+  for (const a of accuracy) {
+    rows.push([`limiter accuracy, ${a.schedule.name} (${a.schedule.detail})`,
+      `admitted ${fmt(a.worst.admitted)} of limit ${accuracyLimit} in the worst 60 s`, '–', '–',
+      `none (a fixed window admits ${fmt(a.fixedWorst.admitted)}: over-admission ${pct(a.fixedWorst.admitted)})`,
+      `over-admission ${pct(a.worst.admitted)}`]);
+  }
 
   if (drift > 1.2) {
     say(`\nnote: the Koa baseline ranged from ${fmt(Math.min(...koaRuns))} to ${fmt(Math.max(...koaRuns))} req/s in this run: ` +
@@ -224,7 +312,9 @@ function report(reads: ReadTarget[], results: Map<ReadTarget['key'], Measurement
   for (const line of checks) say(`  ${line}`);
   say(`\n${settings.connections} connections, ${settings.seconds} s per target after ${settings.warmupSeconds} s warm-up` +
     `${settings.rounds > 1 ? `, median of ${settings.rounds} rounds` : ''}; fixture ${fmt(fixtureSize.players)} ranked players, ` +
-    `${fmt(fixtureSize.kills)} kills; ${os.cpus().length} cores, Node ${process.version}\n`);
+    `${fmt(fixtureSize.kills)} kills; ${os.cpus().length} cores, Node ${process.version}. Controller limiter: 8 runs of ` +
+    `${settings.limiterSeconds} s, with/without = median of the ${limiterPairs.length} adjacent (off, on) pairs. Limiter accuracy: the most requests ` +
+    `admitted within any 60 s [t, t + 60 s), limit ${accuracyLimit} per 60 s window; over-admission = admitted / limit − 1\n`);
   say('| route | req/s | p99 ms | x Koa | target | result |');
   say('|---|---|---|---|---|---|');
   for (const row of rows) say(`| ${row.join(' | ')} |`);
