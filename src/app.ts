@@ -1,5 +1,5 @@
 // Builds the Koa application from its dependencies; it never listens (src/main.ts does).
-// All middleware order lives here: request id and log, the error body, client facts, the
+// All middleware order lives here: the request's state, its id and log, the error body, the
 // controller's per-IP limits, the Data API switch, then the routers.
 import Koa from 'koa';
 import type { Middleware } from 'koa';
@@ -8,7 +8,7 @@ import type { Deps } from './deps.ts';
 import type { AppState } from './http/context.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { requestLog } from './http/request-log.ts';
-import { clientInfo } from './http/client-info.ts';
+import { requestState } from './http/request-state.ts';
 import { proxyTrust } from './http/client.ts';
 import { controllerLimits } from './http/controller-limits.ts';
 import { healthRouter } from './health/health.route.ts';
@@ -42,9 +42,9 @@ export function createApp(deps: Deps): Koa<AppState> {
     const hungUp = err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
     deps.log[hungUp ? 'debug' : 'error']({ err }, 'response stream error');
   });
+  app.use(requestState(proxyTrust(deps.config.trustedProxies)));
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
-  app.use(clientInfo(proxyTrust(deps.config.trustedProxies)));
   app.use(controllerLimits(deps));
   app.use(dataApiSwitch(deps));
   app.use(mountByPrefix(routersOf(deps)));
@@ -73,9 +73,14 @@ function mountByPrefix(routers: Router<AppState>[]): Middleware<AppState> {
     return { prefix: staticPrefix(router), run: ((ctx, next) => routes(ctx, () => allowed(ctx, next))) as Middleware<AppState> };
   });
   return (ctx, next) => {
-    const matching = mounted.filter((m) => ctx.path.startsWith(m.prefix));
-    let i = 0;
-    const dispatch = (): Promise<void> => (i < matching.length ? matching[i++]!.run(ctx, dispatch) : next());
-    return dispatch();
+    const path = ctx.path;
+    const runFrom = (i: number): Promise<void> => {
+      for (; i < mounted.length; i++) {
+        const m = mounted[i]!;
+        if (path.startsWith(m.prefix)) return m.run(ctx, () => runFrom(i + 1));
+      }
+      return next();
+    };
+    return runFrom(0);
   };
 }

@@ -2,7 +2,7 @@
 // resolved key is kept in-process for AUTH_CACHE_MS; revocation in this process drops it at once,
 // other processes see it within that time.
 import type { Deps } from '../deps.ts';
-import { newSecret, secretHash } from './secrets.ts';
+import { newSecret, secretHash, secretHashText } from './secrets.ts';
 import { findActiveApiKeyByHash, insertApiKey, revokeApiKeyRow } from './api-key.repo.ts';
 import type { ApiKeyRecord } from './api-key.repo.ts';
 
@@ -23,11 +23,10 @@ export async function mintApiKey(deps: Deps, accountId: string, name: string, ti
 
 export async function resolveApiKey(deps: Deps, raw: string): Promise<ApiKeyIdentity | undefined> {
   if (!raw.startsWith(apiKeyPrefix) || raw.length > 128) return undefined;
-  const hash = secretHash(raw);
-  const cacheKey = hash.toString('base64');
+  const cacheKey = secretHashText(raw);
   const cached = deps.caches.apiKeys.get(cacheKey);
   if (cached) return cached;
-  const record = await findActiveApiKeyByHash(deps.db, hash);
+  const record = await findActiveApiKeyByHash(deps.db, Buffer.from(cacheKey, 'base64'));
   if (!record) return undefined;
   const identity = { id: record.id, accountId: record.accountId, tier: record.tier };
   deps.caches.apiKeys.set(cacheKey, identity);

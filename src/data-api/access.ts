@@ -17,11 +17,11 @@ const retryAfterSeconds = 60;
 
 /** The operator switch: while it is off, every path under /api/v1/data answers 503. */
 export function dataApiSwitch(deps: Deps): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (!deps.runtime.dataApiEnabled && /^\/api\/v1\/data(\/|$)/.test(ctx.path)) {
       throw new ApiError('DATA_API_DISABLED', 'the Data API is disabled on this instance');
     }
-    await next();
+    return next();
   };
 }
 

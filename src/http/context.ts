@@ -1,15 +1,7 @@
-// Per-request facts that middleware puts on ctx.state.
+// The Koa context every middleware and route sees: ctx.state is a RequestState.
 import type { ParameterizedContext } from 'koa';
-import type { ApiKeyIdentity } from '../accounts/api-key.ts';
-import type { Principal } from '../auth/authenticate.ts';
+import type { RequestState } from './request-state.ts';
 
-export interface AppState {
-  requestId: string;
-  /** The client's address (see http/client.ts for when X-Forwarded-For counts). */
-  clientIp: string;
-  https: boolean;
-  apiKey?: ApiKeyIdentity;
-  principal?: Principal;
-}
+export type AppState = RequestState;
 
 export type AppContext = ParameterizedContext<AppState>;
