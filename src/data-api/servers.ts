@@ -4,17 +4,17 @@ import { listServerRecords } from '../servers/server.repo.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { isOnline, serverRecord } from '../servers/server.ts';
 
-export const serverSummary = (r: ServerRecord, nowMs: number) => ({
+const serverSummary = (r: ServerRecord, online: boolean) => ({
   id: r.id,
   name: r.name,
   map: r.map,
   gameVersion: r.gameVersion,
-  online: isOnline(r, nowMs),
+  online,
   lastSeenAt: r.lastSeenAt,
 });
 
-export const serverStatus = (r: ServerRecord, nowMs: number) => ({
-  ...serverSummary(r, nowMs),
+const serverStatus = (r: ServerRecord, online: boolean) => ({
+  ...serverSummary(r, online),
   players: r.players,
   fps: r.fps,
   uptimeSeconds: r.uptimeSeconds,
@@ -23,7 +23,7 @@ export const serverStatus = (r: ServerRecord, nowMs: number) => ({
 
 export async function accountServers(deps: Deps, accountId: string) {
   const now = deps.clock.now();
-  return (await listServerRecords(deps.db, accountId)).map((r) => serverSummary(r, now));
+  return (await listServerRecords(deps.db, accountId)).map((r) => serverSummary(r, isOnline(r, now)));
 }
 
 /**
@@ -38,8 +38,7 @@ export async function ownedServerStatusBody(deps: Deps, accountId: string, serve
   if (!record || record.revoked || record.accountId !== accountId) return undefined;
   let bodies = renderedStatus.get(record);
   if (!bodies) {
-    const body = (online: boolean) => JSON.stringify({ ...serverStatus(record, 0), online });
-    bodies = { offline: body(false), online: body(true) };
+    bodies = { offline: JSON.stringify(serverStatus(record, false)), online: JSON.stringify(serverStatus(record, true)) };
     renderedStatus.set(record, bodies);
   }
   return isOnline(record, deps.clock.now()) ? bodies.online : bodies.offline;

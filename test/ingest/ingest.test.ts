@@ -23,7 +23,6 @@ test.after.always(async () => {
 const iso = (ms: number) => new Date(ms).toISOString();
 const eventsPath = (serverId: string) => `/api/servers/${serverId}/events`;
 
-
 async function accepted(t: ExecutionContext, a: Pick<Tenant, 'serverId' | 'token'>, events: unknown[]) {
   const res = await ingest(env, a, events);
   t.is(res.status, 200, JSON.stringify(res.body).slice(0, 300));
