@@ -23,9 +23,9 @@ export const ids = {
   ingestServer: 'b3c0a000-0000-4000-8000-000000000003',
 };
 
-/** Platform id of fixture player n (read server: 1..100,000; ingest server: 900,001 and up). */
-export const platformId = (n: number) => `7656119${String(n).padStart(10, '0')}`;
-const platformIdSql = (n: string) => `'7656119' || lpad((${n})::text, 10, '0')`;
+/** Platform id (a Steam64) of fixture player n (read server: 1..100,000; ingest server: 900,001 and up). */
+export const platformId = (n: number) => `765611980${String(n).padStart(8, '0')}`;
+const platformIdSql = (n: string) => `'765611980' || lpad((${n})::text, 8, '0')`;
 
 export interface Credentials {
   apiKey: string;
@@ -57,14 +57,16 @@ export async function prepareDatabase(deps: Deps, say: (line: string) => void): 
 }
 
 async function fixtureComplete(deps: Deps): Promise<boolean> {
-  const { rows } = await deps.db.query<{ servers: number; ranked: number; kills: number }>(
+  const { rows } = await deps.db.query<{ servers: number; ranked: number; kills: number; current: boolean }>(
     `SELECT (SELECT count(*) FROM servers WHERE id = ANY($2::uuid[]) AND account_id = $3 AND revoked_at IS NULL)::int AS servers,
             (SELECT count(*) FROM server_players WHERE server_id = $1 AND kills + deaths > 0)::int AS ranked,
-            (SELECT count(*) FROM kills WHERE server_id = $1)::int AS kills`,
-    [ids.readServer, [ids.readServer, ids.ingestServer], ids.account],
+            (SELECT count(*) FROM kills WHERE server_id = $1)::int AS kills,
+            EXISTS (SELECT 1 FROM server_players WHERE server_id = $1 AND platform_id = $4) AS current`,
+    [ids.readServer, [ids.readServer, ids.ingestServer], ids.account, platformId(1)],
   );
   const r = rows[0]!;
-  return r.servers === 2 && r.ranked === fixtureSize.players && r.kills === fixtureSize.kills;
+  // A fixture made before the player ids became real Steam64s is made again.
+  return r.servers === 2 && r.ranked === fixtureSize.players && r.kills === fixtureSize.kills && r.current;
 }
 
 async function generate(deps: Deps): Promise<void> {

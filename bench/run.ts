@@ -17,12 +17,15 @@
 //      with/without ratios: a drift of the machine's speed, an advantage of the first or second
 //      run of a pair, or one disturbed run moves it little
 //   5. ingestion: batches of 500 kill events to a second server
-//   6. a markdown table for the README, PASS/FAIL per target
+//   6. the scenarios of bench/scenarios/ (each with Koa runs next to its own)
+//   7. a markdown table for the README, PASS/FAIL per target
 //
 // Environment: BENCH_SECONDS (10), BENCH_LIMITER_SECONDS (6, each of the 8 limiter runs),
 // BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
 // BENCH_INGEST_CONCURRENCY (4 batches in flight), BENCH_ROUNDS (1; with more, the medians of
-// the rounds of the read targets are reported), BENCH_DATABASE_URL, REDIS_URL.
+// the rounds of the read targets are reported), BENCH_ONLY (names of scenarios to run alone, e.g.
+// BENCH_ONLY=online; the base targets are skipped), BENCH_AGENT_LINES (500000, the agent
+// scenario's log), BENCH_DATABASE_URL, REDIS_URL.
 // The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
 // itself could not run.
 import { randomBytes } from 'node:crypto';
@@ -38,6 +41,8 @@ import type { AccuracyOutcome } from './limiter-accuracy.ts';
 import { ingestLoad, measure } from './load.ts';
 import type { IngestOutcome, Measurement } from './load.ts';
 import { killChildrenNow, startChild, stopChildren } from './processes.ts';
+import { scenarios } from './scenarios/index.ts';
+import type { BenchContext, ScenarioRow } from './scenarios/scenario.ts';
 import type { Child } from './processes.ts';
 
 function envInt(name: string, def: number, min: number): number {
@@ -56,6 +61,7 @@ const settings = {
   ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4, 1),
   rounds: envInt('BENCH_ROUNDS', 1, 1),
   batchSize: 500,
+  only: (process.env.BENCH_ONLY ?? '').split(',').map((n) => n.trim()).filter(Boolean),
 };
 
 /** Far above anything the bench can send: the limiter runs its script on every request, and allows it. */
@@ -204,6 +210,15 @@ async function main(): Promise<void> {
       `limiter off pid ${limiterOff.process.pid} on ${limiterOff.port}, limiter on pid ${limiterOn.process.pid} on ${limiterOn.port}`);
 
     const reads = readTargets(hello, service, creds);
+    const measureUrl = (url: string, headers: Record<string, string>) =>
+      measure({ url, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+    const ctx: BenchContext = { deps, say, service, creds, settings, measure: measureUrl, measureKoa: () => measureUrl(reads[0]!.url, {}) };
+    if (settings.only.length > 0) {
+      const rows = await runScenarios(ctx);
+      say('\n| route | measured | p99 ms | x Koa | target | result |\n|---|---|---|---|---|---|');
+      for (const row of rows) say(`| ${row.cells.join(' | ')} |`);
+      return;
+    }
     const [off, on] = controllerTargets(limiterOff, limiterOn, creds);
     for (const t of [...reads, off, on]) await checkTarget(t);
     const results = new Map<ReadTarget['key'], Measurement[]>();
@@ -233,7 +248,8 @@ async function main(): Promise<void> {
       }
     }
     const ingest = await measureIngest(deps, service, creds);
-    report(reads, [off, on], results, limiterPairs, ingest, accuracy);
+    const scenarioRows = await runScenarios(ctx);
+    report(reads, [off, on], results, limiterPairs, ingest, accuracy, scenarioRows);
     say(`\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`);
   } finally {
     await stopChildren();
@@ -241,9 +257,20 @@ async function main(): Promise<void> {
   }
 }
 
+/** The scenarios of bench/scenarios/ (those named in BENCH_ONLY, or all). */
+async function runScenarios(ctx: BenchContext): Promise<ScenarioRow[]> {
+  const rows: ScenarioRow[] = [];
+  for (const scenario of scenarios) {
+    if (settings.only.length > 0 && !settings.only.includes(scenario.name)) continue;
+    say(`scenario ${scenario.name}`);
+    rows.push(...(await scenario.run(ctx)));
+  }
+  return rows;
+}
+
 function report(
   reads: ReadTarget[], [off, on]: ReadTarget[], results: Map<ReadTarget['key'], Measurement[]>, limiterPairs: number[],
-  ingest: IngestOutcome & { stored: number }, accuracy: AccuracyOutcome[],
+  ingest: IngestOutcome & { stored: number }, accuracy: AccuracyOutcome[], scenarioRows: ScenarioRow[],
 ): void {
   const summary = (key: ReadTarget['key']) => {
     const ms = results.get(key)!;
@@ -294,6 +321,11 @@ function report(
   rows.push([`POST /api/servers/:id/events (${settings.batchSize} kills per batch, ${settings.ingestConcurrency} in flight)`,
     `${fmt(ingest.eventsPerSec)} events/s (${fmt(ingest.batchesPerSec, 1)} batches/s)`, String(ingest.p99Ms), '–',
     `≥ ${fmt(targets.ingestEventsPerSec)} events/s`, ingestFast && ingestClean ? 'PASS' : `FAIL (${ingestFast ? 'errors' : 'events/s'})`]);
+
+  for (const row of scenarioRows) {
+    check(row.pass, `${row.cells[0]}: ${row.cells[1]}, ${row.cells[3]} x Koa (${row.cells[4]})`);
+    rows.push(row.cells);
+  }
 
   // The limiter's accuracy: no target, the figures as measured.
   const pct = (admitted: number) => `${overAdmission(admitted) >= 0 ? '+' : ''}${overAdmission(admitted).toFixed(1)}%`;

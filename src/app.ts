@@ -25,6 +25,17 @@ import { operatorRouter } from './operator/operator.route.ts';
 import { serversRouter } from './servers/servers.route.ts';
 import { auditRouter } from './audit/audit.route.ts';
 import { tilesRouter } from './maps/tiles.route.ts';
+import { isUuid } from './http/uuid.ts';
+import { bansRouter } from './bans/bans.route.ts';
+import { gameFilesRouter } from './game-files/files.route.ts';
+import { queueRouter } from './queue/queue.route.ts';
+import { serverControlRouter } from './servers/control.route.ts';
+import { chatActionRouter } from './chat/chat.route.ts';
+import { chatUserRolesRouter } from './chat/user-roles.route.ts';
+import { trustPoolRouter } from './trust/pool.route.ts';
+import { trustApiRouter } from './trust/router.ts';
+import { trustDiscoveryRouter } from './trust/discovery.route.ts';
+import { partnerKeysRouter } from './trust/partner-keys.route.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
 // default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
@@ -33,7 +44,25 @@ export const routersOf = (deps: Deps) => [
   healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
   operatorRouter(deps), serversRouter(deps), auditRouter(deps), tilesRouter(deps),
-];
+  chatActionRouter(deps), chatUserRolesRouter(deps),
+  bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), serverControlRouter(deps),
+  trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps),
+].map(normaliseIdParams);
+
+/**
+ * Every path parameter that is a UUID reaches its route lower-cased, once, here: a route compares
+ * ids as stored (an upper-cased id of your own user is still yourself), whatever the client sent.
+ */
+function normaliseIdParams(router: Router<AppState>): Router<AppState> {
+  const names = new Set(router.stack.flatMap((layer) => layer.paramNames.map((p) => String(p.name))));
+  for (const name of names) {
+    router.param(name, (value, ctx, next) => {
+      if (isUuid(value)) ctx.params[name] = value.toLowerCase();
+      return next();
+    });
+  }
+  return router;
+}
 
 export function createApp(deps: Deps): Koa<AppState> {
   const app = new Koa<AppState>();

@@ -1,6 +1,7 @@
 // Reads the environment once, validates every value, and turns it into the typed Config.
 // Nothing else in the service reads process.env or Deno.env.
 import { randomBytes } from 'node:crypto';
+import { trustSigningKeysFrom } from './trust/signing-keys.ts';
 import { Ajv } from 'ajv';
 import ipaddr from 'ipaddr.js';
 
@@ -11,6 +12,9 @@ export interface RateLimits {
   controller: number;
   auth: number;
   chat: number;
+  trustLookup: number;
+  exportBasic: number;
+  exportPremium: number;
 }
 
 export interface Config {
@@ -35,6 +39,22 @@ export interface Config {
   trustedProxies: string[];
   controllerRateLimit: boolean;
   mapTilesDir: string;
+  chat: {
+    /** HMAC key the chat bot signs its calls with; without it, no call verifies. */
+    signingSecret: string | undefined;
+    /** Refuse calls without signature headers (otherwise they run as the built-in chat-bot role). */
+    requireSignature: boolean;
+    /** Folder of the per-account roles files (<accountId>.json). */
+    rolesDir: string;
+  };
+  /** A server's restart command is killed after this long. */
+  restartTimeoutMs: number;
+  /** How long POST /api/servers/:id/start|restart waits for the worker before answering 202. */
+  restartWaitMs: number;
+  /** RSA private keys (PEM) of trust proofs, newest first: the first signs, all are published. */
+  trustSigningKeys: string[];
+  /** `iss` of trust proofs. */
+  trustIssuer: string;
 }
 
 const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
@@ -57,6 +77,12 @@ const envSchema = {
     RATE_CONTROLLER: int(600),
     RATE_AUTH: int(20),
     RATE_CHAT: int(120),
+    RATE_TRUST_LOOKUP: int(60),
+    RATE_EXPORT_BASIC: int(60),
+    RATE_EXPORT_PREMIUM: int(300),
+    TRUST_SIGNING_KEY: { type: 'string', minLength: 1 },
+    TRUST_SIGNING_KEY_FILE: { type: 'string', minLength: 1 },
+    TRUST_ISSUER: { type: 'string', minLength: 1, maxLength: 200, default: 'gameservice-trust' },
     CONTROLLER_RATE_LIMIT: { type: 'boolean', default: true },
     JWT_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
     SESSION_TTL_MINUTES: int(720, 5, 60 * 24 * 30),
@@ -65,6 +91,11 @@ const envSchema = {
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
     PAGE_CACHE_MS: int(1000, 1, 60_000),
+    RESTART_TIMEOUT_MS: int(120_000, 100, 150_000),
+    RESTART_WAIT_MS: int(15_000, 0, 120_000),
+    CHAT_SIGNING_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
+    CHAT_REQUIRE_SIGNATURE: { type: 'boolean', default: false },
+    CHAT_ROLES_DIR: { type: 'string', minLength: 1, default: 'data/chat-roles' },
   },
 } as const;
 
@@ -102,6 +133,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   for (const proxy of trustedProxies) {
     if (!ipaddr.isValidCIDR(proxy) && !ipaddr.isValid(proxy)) problems.push(`TRUSTED_PROXIES: "${proxy}" is not an address or CIDR range`);
   }
+  const trustKeys = trustSigningKeysFrom(v.TRUST_SIGNING_KEY as string | undefined, v.TRUST_SIGNING_KEY_FILE as string | undefined);
+  problems.push(...trustKeys.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: v.NODE_ENV as Config['env'],
@@ -121,6 +154,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       controller: v.RATE_CONTROLLER as number,
       auth: v.RATE_AUTH as number,
       chat: v.RATE_CHAT as number,
+      trustLookup: v.RATE_TRUST_LOOKUP as number,
+      exportBasic: v.RATE_EXPORT_BASIC as number,
+      exportPremium: v.RATE_EXPORT_PREMIUM as number,
     },
     ingestBodyLimitBytes: v.INGEST_BODY_LIMIT_BYTES as number,
     authCacheMs: v.AUTH_CACHE_MS as number,
@@ -131,5 +167,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedProxies,
     controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
     mapTilesDir: v.MAP_TILES_DIR as string,
+    restartTimeoutMs: v.RESTART_TIMEOUT_MS as number,
+    restartWaitMs: v.RESTART_WAIT_MS as number,
+    trustSigningKeys: trustKeys.keys,
+    trustIssuer: v.TRUST_ISSUER as string,
+    chat: {
+      signingSecret: v.CHAT_SIGNING_SECRET as string | undefined,
+      requireSignature: v.CHAT_REQUIRE_SIGNATURE as boolean,
+      rolesDir: v.CHAT_ROLES_DIR as string,
+    },
   };
 }

@@ -11,7 +11,9 @@ import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
-import { followDataApiSwitch } from './operator/data-api-switch.ts';
+import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
+import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
+import { followChannels } from './store/subscriber.ts';
 
 export interface Deps {
   config: Config;
@@ -31,6 +33,8 @@ export interface Deps {
      * rendered pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
      */
     serverReads: LRUCache<string, Map<string, object | string>>;
+    /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
+    mergeChecked: LRUCache<string, true>;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -49,6 +53,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
     caches: {
       apiKeys: cache(), serverOwners: cache(), ingestTokens: cache(),
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
+      mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],
@@ -57,7 +62,11 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
 
 export async function connectDeps(deps: Deps): Promise<void> {
   await deps.redis.connect();
-  deps.closers.push(await followDataApiSwitch(deps));
+  deps.closers.push(await followChannels(deps, {
+    [dataApiSwitchChannel(deps)]: (value) => onDataApiSwitch(deps, value),
+    [invalidationChannel(deps)]: (message) => onInvalidation(deps, message),
+  }));
+  await loadDataApiSwitch(deps);
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

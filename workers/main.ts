@@ -1,35 +1,56 @@
 // The worker: schedules the background jobs (node-schedule). Job bodies live in src/ and are
 // plain, idempotent functions; each run takes a Redis lock so replicas never run one twice.
+import { setTimeout as delay } from 'node:timers/promises';
 import schedule from 'node-schedule';
 import type { Deps } from '../src/deps.ts';
 import { withJobLock } from '../src/store/job-lock.ts';
-import { derivedStateMissing, rebuildDerivedState } from '../src/derived/rebuild.ts';
+import { reconcileDerivedState } from '../src/derived/reconcile.ts';
 import { pruneIngestEventIds } from '../src/derived/prune.ts';
+import { fileJobs } from '../src/game-files/file-jobs.ts';
+import { expireTrustEntries } from '../src/trust/expiry.ts';
 
 interface Job {
   name: string;
   rule: string;
   lockMs: number;
   run: (deps: Deps) => Promise<unknown>;
+  /** Retries within the same run after a failure (default 0), waiting retryMs between tries. */
+  retries?: number;
+  retryMs?: number;
 }
 
 export const jobs: Job[] = [
   {
-    // Redis came back empty (restart, flush): rebuild what is derived from PostgreSQL.
-    name: 'rebuild-derived-state',
-    rule: '*/10 * * * * *',
+    // Redis state lost or lagging behind PostgreSQL (a restart, a flush, a write that failed
+    // after commit): rebuild those servers. Logged only when it rebuilt something.
+    name: 'reconcile-derived-state',
+    rule: '*/5 * * * * *',
     lockMs: 10 * 60_000,
-    run: async (deps) => ((await derivedStateMissing(deps)) ? rebuildDerivedState(deps) : undefined),
+    run: async (deps) => {
+      const result = await reconcileDerivedState(deps);
+      return result.rebuilt.length > 0 ? result : undefined;
+    },
   },
   { name: 'prune-ingest-event-ids', rule: '17 * * * *', lockMs: 10 * 60_000, run: pruneIngestEventIds },
+  // Game files (src/game-files/file-jobs.ts): start/restart commands, requested syncs, and every
+  // 60 s the expiry of bans and queue entries. The lock outlives the longest restart command
+  // (RESTART_TIMEOUT_MS is at most 150 s) yet frees the job soon after a worker dies holding it.
+  { name: 'game-files', rule: '* * * * * *', lockMs: 3 * 60_000, retries: 2, retryMs: 500, run: fileJobs() },
+  { name: 'expire-trust-entries', rule: '*/30 * * * * *', lockMs: 5 * 60_000, run: expireTrustEntries },
 ];
 
 export async function runJob(deps: Deps, job: Job): Promise<void> {
-  try {
-    const result = await withJobLock(deps.redis, job.name, job.lockMs, () => job.run(deps));
-    if (result !== undefined) deps.log.info({ job: job.name, result }, 'job done');
-  } catch (err) {
-    deps.log.error({ job: job.name, err }, 'job failed; it runs again at its next time');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await withJobLock(deps.redis, job.name, job.lockMs, () => job.run(deps));
+      if (result !== undefined) deps.log.info({ job: job.name, result }, 'job done');
+      return;
+    } catch (err) {
+      const retrying = attempt < (job.retries ?? 0);
+      deps.log.error({ job: job.name, err, attempt }, retrying ? 'job failed; retrying' : 'job failed; it runs again at its next time');
+      if (!retrying) return;
+      await delay(job.retryMs ?? 1000);
+    }
   }
 }
 

@@ -25,3 +25,13 @@ export async function findAccount(db: Queryable, id: string): Promise<Account | 
 export async function markOperatorAccount(db: Queryable, accountId: string): Promise<void> {
   await db.query('UPDATE accounts SET is_operator = true WHERE id = $1', [accountId]);
 }
+
+/** Every account, oldest first (the operator's is the first), for the operator CLI. */
+export async function listAccounts(db: Queryable): Promise<(Account & { isOperator: boolean; servers: number })[]> {
+  const { rows } = await db.query<Account & { isOperator: boolean; servers: number }>(
+    `SELECT a.id, a.name, a.created_at AS "createdAt", a.is_operator AS "isOperator",
+            (SELECT count(*)::int FROM servers s WHERE s.account_id = a.id AND s.revoked_at IS NULL) AS servers
+     FROM accounts a ORDER BY a.created_at, a.id`,
+  );
+  return rows;
+}

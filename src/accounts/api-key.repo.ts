@@ -30,11 +30,11 @@ export async function findActiveApiKeyByHash(db: Queryable, keyHash: Buffer): Pr
   return rows[0];
 }
 
-/** Revokes a key of the account; returns its hash so caches can drop it, or undefined if none. */
+/** Revokes a live key of the account; returns its hash so caches can drop it, or undefined if none (or already revoked). */
 export async function revokeApiKeyRow(db: Queryable, accountId: string, keyId: string): Promise<Buffer | undefined> {
   const { rows } = await db.query<{ keyHash: Buffer }>(
-    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-      WHERE id = $1 AND account_id = $2 RETURNING key_hash AS "keyHash"`,
+    `UPDATE api_keys SET revoked_at = now()
+      WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING key_hash AS "keyHash"`,
     [keyId, accountId],
   );
   return rows[0]?.keyHash;

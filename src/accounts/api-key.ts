@@ -1,10 +1,11 @@
 // Minting, resolving and revoking Data API keys. Resolution is on every Data API request, so a
-// resolved key is kept in-process for AUTH_CACHE_MS; revocation in this process drops it at once,
-// other processes see it within that time.
+// resolved key is kept in-process for AUTH_CACHE_MS; a revocation drops it in every process at once
+// (src/store/invalidation.ts).
 import type { Deps } from '../deps.ts';
 import { newSecret, secretHash, secretHashText } from './secrets.ts';
 import { findActiveApiKeyByHash, insertApiKey, revokeApiKeyRow } from './api-key.repo.ts';
 import type { ApiKeyRecord } from './api-key.repo.ts';
+import { invalidate } from '../store/invalidation.ts';
 
 export type ApiKeyTier = 'standard' | 'partner';
 export const apiKeyPrefix = 'svc_';
@@ -33,8 +34,9 @@ export async function resolveApiKey(deps: Deps, raw: string): Promise<ApiKeyIden
   return identity;
 }
 
+/** Revokes a live key of the account, in every process at once; false when there is none (unknown or already revoked). */
 export async function revokeApiKey(deps: Deps, accountId: string, keyId: string): Promise<boolean> {
   const hash = await revokeApiKeyRow(deps.db, accountId, keyId);
-  if (hash) deps.caches.apiKeys.delete(hash.toString('base64'));
+  if (hash) await invalidate(deps, { cache: 'apiKey', key: hash.toString('base64') });
   return hash !== undefined;
 }

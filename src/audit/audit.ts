@@ -1,5 +1,6 @@
-// Writes audit entries for controller actions: who (the signed-in user), what, on which target,
-// from which address. Details never carry secrets: callers pass only names and ids.
+// Writes audit entries for controller actions: who (the signed-in user, or the chat user a bot
+// acted for), what, on which target, from which address. Details never carry secrets: callers
+// pass only names and ids.
 import type { AppContext } from '../http/context.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../store/db.ts';
@@ -13,6 +14,8 @@ export interface AuditEvent {
   accountId?: string;
   /** Defaults to the signed-in user (a login names the user it signs in). */
   actor?: { id: string; name: string };
+  /** Defaults to what the request's principal is: a chat user, or else a user. */
+  actorType?: 'user' | 'system' | 'chat';
 }
 
 /** Records an action of the request's user (in the caller's transaction when `db` is one). */
@@ -21,7 +24,7 @@ export async function auditAction(deps: Deps, ctx: AppContext, event: AuditEvent
   await insertAudit(db, {
     accountId: event.accountId ?? principal?.accountId ?? null,
     at: new Date(deps.clock.now()).toISOString(),
-    actorType: 'user',
+    actorType: event.actorType ?? (principal?.via === 'chat' ? 'chat' : 'user'),
     actorId: event.actor?.id ?? principal?.userId ?? null,
     actorName: event.actor?.name ?? principal?.username ?? null,
     action: event.action,

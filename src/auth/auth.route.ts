@@ -1,14 +1,15 @@
 // POST /api/auth/login and POST /api/auth/logout.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
-import type { AppState } from '../http/context.ts';
+import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { findUserForLogin } from '../users/user.repo.ts';
 import { authenticate, principalOf } from './authenticate.ts';
 import { clearSessionCookies, setSessionCookies } from './cookies.ts';
-import { lockState, recordFailure, recordSuccess } from './lockout.ts';
+import { loginAttempt } from './lockout.ts';
+import type { LockOutcome } from './lockout.ts';
 import { decoyHash, verifyPassword } from './password.ts';
 import { revokeSession } from './session.repo.ts';
 import { csrfTokenFor, startSession } from './session.ts';
@@ -20,20 +21,19 @@ export function authRouter(deps: Deps): Router<AppState> {
 
   router.post('/login', jsonBody, async (ctx) => {
     const { username, password } = loginBody(ctx);
-    const ip = ctx.state.clientIp;
-    const lock = await lockState(deps, ip, username);
-    if (lock.locked) {
-      const retryAfter = Math.ceil(lock.retryAfterMs / 1000);
-      throw new ApiError('RATE_LIMITED', 'too many failed sign-ins; try again later', { retryAfter }, { 'Retry-After': String(retryAfter) });
-    }
-    const user = await findUserForLogin(deps.db, username);
-    // An unknown user costs the same hash check as a wrong password, and gets the same answer.
-    const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
+    const attempt = loginAttempt(deps, ctx.state.clientIp, username);
+    const begun = await attempt.begin();
+    if (begun.refused) throw lockedOut(begun.retryAfterMs);
+    const { user, valid } = await checkPassword(deps, username, password).catch(async (err: unknown) => {
+      await attempt.release().catch(() => undefined); // Redis may be the store that failed; the reservation then expires
+      throw err;
+    });
     if (!user || !valid) {
-      await recordFailure(deps, ip, username);
+      const failed = await attempt.fail();
+      if (user) await auditFailedSignIn(deps, ctx, user, failed);
       throw new ApiError('INVALID_CREDENTIALS', 'wrong username or password');
     }
-    await recordSuccess(deps, ip, username);
+    await attempt.succeed();
     const session = await startSession(deps, user.id);
     setSessionCookies(ctx, session.token, csrfTokenFor(deps, session.sessionId), deps.config.sessionTtlMinutes * 60);
     await auditAction(deps, ctx, { accountId: user.accountId, actor: { id: user.id, name: user.username }, action: 'auth.login', target: { type: 'user', id: user.id } });
@@ -49,4 +49,23 @@ export function authRouter(deps: Deps): Router<AppState> {
   });
 
   return router;
+}
+
+async function checkPassword(deps: Deps, username: string, password: string) {
+  const user = await findUserForLogin(deps.db, username);
+  // An unknown user costs the same hash check as a wrong password, and gets the same answer.
+  const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
+  return { user, valid };
+}
+
+const lockedOut = (retryAfterMs: number) => {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError('RATE_LIMITED', 'too many failed sign-ins; try again later', { retryAfter }, { 'Retry-After': String(retryAfter) });
+};
+
+/** A wrong password for a known user is a security event its admins look for; so is a lockout it starts. */
+async function auditFailedSignIn(deps: Deps, ctx: AppContext, user: { id: string; accountId: string; username: string }, failed: LockOutcome): Promise<void> {
+  const event = { accountId: user.accountId, actor: { id: user.id, name: user.username }, target: { type: 'user', id: user.id } };
+  await auditAction(deps, ctx, { ...event, action: 'auth.login-failed' });
+  if (failed.lockedNow) await auditAction(deps, ctx, { ...event, action: 'auth.lockout', details: { seconds: Math.round(failed.retryAfterMs / 1000) } });
 }

@@ -11,8 +11,10 @@ import type { Permission } from './permissions.ts';
 import { csrfMatches, sessionFromToken } from './session.ts';
 import type { SessionPrincipal } from '../auth/session.repo.ts';
 
-export interface Principal extends SessionPrincipal {
-  via: 'cookie' | 'bearer';
+export interface Principal extends Omit<SessionPrincipal, 'role'> {
+  role: SessionPrincipal['role'] | 'chat-bot';
+  /** How the caller proved who it is: a session (cookie or Bearer JWT), or the chat bot (src/chat/). */
+  via: 'cookie' | 'bearer' | 'chat';
   permissions: Set<Permission>;
 }
 

@@ -5,13 +5,18 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { boot, configOrExit } from '../boot.ts';
 import { closeDeps } from '../deps.ts';
 import type { Deps } from '../deps.ts';
-import { insertAccount } from '../accounts/account.repo.ts';
+import { insertAccount, listAccounts } from '../accounts/account.repo.ts';
 import { listApiKeys } from '../accounts/api-key.repo.ts';
 import { mintApiKey, revokeApiKey } from '../accounts/api-key.ts';
 import type { ApiKeyTier } from '../accounts/api-key.ts';
-import { registerServer, revokeServer, rotateIngestToken } from '../servers/server.ts';
+import { isOnline, registerServer, revokeServer, rotateIngestToken } from '../servers/server.ts';
+import { listManagedServers } from '../servers/server.repo.ts';
 import { rebuildDerivedState } from '../derived/rebuild.ts';
 import { isUuid } from '../http/uuid.ts';
+import { callChatAction } from '../chat/client.ts';
+import { IdentityLinkError, mergeIntoSteam64 } from '../identities/merge.ts';
+import { mirrorToFile } from '../trust/mirror-file.ts';
+import { MirrorError } from '../trust/mirror.ts';
 
 const uuid = (value: string) => {
   if (!isUuid(value)) throw new InvalidArgumentError('not a UUID');
@@ -47,6 +52,9 @@ const account = program.command('account').description('communities');
 account.command('create').argument('<name>', 'community name', text(100)).action(withDeps(async (deps, name: string) => {
   print(`account ${(await insertAccount(deps.db, name)).id}`);
 }));
+account.command('list').description('every account: id, live servers, name').action(withDeps(async (deps) => {
+  for (const a of await listAccounts(deps.db)) print(`${a.id}  ${String(a.servers).padStart(3)} servers  ${a.name}${a.isOperator ? '  (operator)' : ''}`);
+}));
 
 const server = program.command('server').description('game servers');
 server.command('add').argument('<accountId>', 'account', uuid).argument('<name>', 'server name', text(100))
@@ -55,6 +63,13 @@ server.command('add').argument('<accountId>', 'account', uuid).argument('<name>'
     const { server: s, ingestToken } = await registerServer(deps, accountId, { name, banFilePath: opts.banFile, priorityFilePath: opts.priorityFile });
     print(`server ${s.id}`);
     print(`ingest token (shown once): ${ingestToken}`);
+  }));
+server.command('list').argument('<accountId>', 'account', uuid).description("the account's live servers: id, online, last seen, name")
+  .action(withDeps(async (deps, accountId: string) => {
+    const now = deps.clock.now();
+    for (const s of await listManagedServers(deps.db, accountId)) {
+      print(`${s.id}  ${isOnline(s, now) ? 'online ' : 'offline'}  ${s.lastSeenAt ?? 'never seen'.padEnd(27)}  ${s.name}`);
+    }
   }));
 server.command('revoke').argument('<accountId>', 'account', uuid).argument('<serverId>', 'server', uuid)
   .action(withDeps(async (deps, accountId: string, serverId: string) => {
@@ -87,10 +102,65 @@ key.command('list').argument('<accountId>', 'account', uuid).action(withDeps(asy
   for (const k of await listApiKeys(deps.db, accountId)) print(`${k.id}  ${k.tier.padEnd(8)}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.name}`);
 }));
 
+const playerCommand = program.command('player').description('player identities');
+playerCommand.command('link').description("merge a player known by a DayZ ID or console id into its Steam64")
+  .argument('<id>', 'the DayZ ID or console id').argument('<steam64>', 'the Steam64 it belongs to')
+  .action(withDeps(async (deps, id: string, steam64: string) => {
+    try {
+      const { merged, servers } = await mergeIntoSteam64(deps, id, steam64, { type: 'system', name: 'cli' });
+      print(merged ? `merged ${id} into ${steam64} on ${servers.length} server(s)` : `nothing to merge: ${id} has no history of its own`);
+    } catch (err) {
+      if (!(err instanceof IdentityLinkError)) throw err;
+      print(`error: ${err.message}`);
+      return false;
+    }
+  }));
+
+/** key=value, the value read as a number when it is one. */
+const param = (pair: string, all: Record<string, unknown>) => {
+  const at = pair.indexOf('=');
+  if (at < 1) throw new InvalidArgumentError('expected key=value');
+  const value = pair.slice(at + 1);
+  return { ...all, [pair.slice(0, at)]: /^-?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : value };
+};
+program.command('chat').description('call the chat-bot action endpoint as a bot does (the reference client: src/chat/client.ts)')
+  .argument('<action>', 'server.status, players.list, trust.lookup, ban.create, ban.revoke, queue.add, queue.remove, server.restart or link')
+  .requiredOption('--user <chatUserId>', 'the chat user the bot acts for')
+  .option('--server <serverId>', 'the server the action is about', uuid)
+  .option('--param <key=value>', 'an action parameter (repeat it)', param, {})
+  .addOption(new Option('--url <url>', "the service's base URL").env('CHAT_URL').default('http://127.0.0.1:3000'))
+  .addOption(new Option('--secret <secret>', 'the signing secret (unsigned without it)').env('CHAT_SIGNING_SECRET'))
+  .action(async (action: string, opts: { user: string; server?: string; param: Record<string, unknown>; url: string; secret?: string }) => {
+    const answer = await callChatAction({ url: opts.url, secret: opts.secret, action, chatUserId: opts.user, serverId: opts.server, params: opts.param });
+    print(answer.body.result?.text ?? `error ${answer.status}: ${answer.body.message ?? JSON.stringify(answer.body)}`);
+    if (answer.status !== 200) process.exitCode = 1;
+  });
+
 program.command('rebuild').description('rebuild Redis-derived state from PostgreSQL').action(withDeps(async (deps) => {
   const { servers, players } = await rebuildDerivedState(deps);
   print(`rebuilt ${servers} servers, ${players} player totals`);
 }));
+
+const trust = program.command('trust').description('trust network');
+trust.command('mirror').description('follow a trust export feed into a local mirror, verifying every page (the reference partner client)')
+  .requiredOption('--url <url>', 'service root, e.g. https://trust.example.org')
+  .requiredOption('--key <key>', 'partner key (svcp_...)')
+  .requiredOption('--out <file>', 'mirror file; an existing one is resumed')
+  .option('--key-id <id>', 'partner key id the proofs must name (learnt from the first page otherwise)', uuid)
+  .option('--page-size <n>', 'rows per page', (v) => {
+    if (!/^[0-9]{1,4}$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new InvalidArgumentError('1 to 1000');
+    return Number(v);
+  })
+  .action(async (opts: { url: string; key: string; out: string; keyId?: string; pageSize?: number }) => {
+    try {
+      const result = await mirrorToFile(opts.out, { url: opts.url, key: opts.key, keyId: opts.keyId, pageSize: opts.pageSize });
+      print(`${result.pages} pages, ${result.rows} rows read; ${result.bans} active bans; synced through ${result.syncedThrough}`);
+    } catch (err) {
+      if (!(err instanceof MirrorError) && !(err instanceof TypeError)) throw err;
+      print(`error: ${err.message}`);
+      process.exitCode = 1;
+    }
+  });
 
 program.command('migrate').description('apply database migrations').action(withDeps(async () => print('migrations applied')));
 

@@ -48,8 +48,7 @@ export const keyOf = (ctx: AppContext): ApiKeyIdentity => ctx.state.apiKey!;
 export const clampLimit = (ctx: AppContext, limit: number) => Math.min(limit, pageCaps[keyOf(ctx).tier]);
 
 /** The server id of the path, if the key's account owns that live server; otherwise a 404. */
-export async function ownedServerId(deps: Deps, ctx: AppContext, raw: string): Promise<string> {
-  const serverId = raw.toLowerCase();
+export async function ownedServerId(deps: Deps, ctx: AppContext, serverId: string): Promise<string> {
   if (!isUuid(serverId) || (await liveServerOwner(deps, serverId)) !== keyOf(ctx).accountId) throw notFound('server');
   return serverId;
 }

@@ -1,10 +1,12 @@
 // Leaderboard pages: rendered once from Redis (one script call), then served from the server's
-// page cache until the next change to that server drops it.
+// page cache until the next change to that server drops it. While the server's Redis state is
+// missing or being rebuilt, the answer is a 503, never an empty or partial page.
 import type { Deps } from '../deps.ts';
 import type { LeaderboardSort } from '../stats/ranking.ts';
 import { leaderboardEntry } from '../stats/ranking.ts';
 import { cachedPage, leaderboardSlice, storePage } from '../stats/stats.store.ts';
 import { readThrough } from '../stats/server-reads.ts';
+import { refuseWhileRebuilding } from './rebuilding.ts';
 
 const pageTtlMs = 60_000;
 
@@ -14,6 +16,7 @@ export async function leaderboardPage(deps: Deps, serverId: string, sort: Leader
   const cached = await readThrough(deps, serverId, field, () => cachedPage(deps.redis, serverId, field));
   if (cached) return cached;
   const slice = await leaderboardSlice(deps.redis, serverId, sort, offset, limit);
+  if (!slice.present) await refuseWhileRebuilding(deps, serverId);
   const page = JSON.stringify({
     total: slice.total,
     sort,

@@ -5,12 +5,11 @@ import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { queryParser } from '../http/schemas.ts';
 import type { LeaderboardSort } from '../stats/ranking.ts';
-import { onlinePlayers } from '../stats/stats.store.ts';
-import { onlineWindowMs } from '../stats/totals.ts';
 import { clampLimit, dataApiAccess, keyOf, ownedServerId } from './access.ts';
-import { syncedBans } from './bans.repo.ts';
+import { syncedBans } from '../bans/ban-list.repo.ts';
 import { killfeedPage } from './killfeed.ts';
 import { leaderboardPage } from './leaderboard.ts';
+import { onlinePage } from './online.ts';
 import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
 
@@ -27,7 +26,7 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
   });
 
   router.get('/servers/:serverId', async (ctx) => {
-    const serverId = ctx.params.serverId!.toLowerCase();
+    const serverId = ctx.params.serverId!;
     const status = isUuid(serverId) ? await ownedServerStatusBody(deps, keyOf(ctx).accountId, serverId) : undefined;
     if (!status) throw notFound('server');
     ctx.type = 'application/json';
@@ -36,8 +35,8 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
 
   router.get('/servers/:serverId/players', async (ctx) => {
     const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
-    const players = await onlinePlayers(deps.redis, serverId, deps.clock.now() - onlineWindowMs);
-    ctx.body = { players, count: players.length };
+    ctx.type = 'application/json';
+    ctx.body = await onlinePage(deps, serverId);
   });
 
   router.get('/servers/:serverId/leaderboard', async (ctx) => {

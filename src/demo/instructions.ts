@@ -1,4 +1,4 @@
-// What the demo start prints: the fresh API key and lines to paste.
+// What the demo start prints: the demo's API key, every demo server's ingest token, and lines to paste.
 import type { DemoData } from './load-demo.ts';
 
 export function demoInstructions(demo: DemoData, port: number): string {
@@ -6,8 +6,11 @@ export function demoInstructions(demo: DemoData, port: number): string {
   const server = demo.servers[0]!;
   return `
 Demo data loaded (account ${demo.accountId}).
-API key (shown once): ${demo.apiKey}
-Ingest token of "${server.name}" (shown once): ${server.ingestToken}
+API key: ${demo.apiKey}
+${demo.servers.map((s) => `Server "${s.name}": id ${s.id}, ingest token ${s.ingestToken}`).join('\n')}
+(A re-run shows the same key and tokens; they are kept in .demo-credentials.json.)
+"${server.name}" was fed by the agent from a DayZ admin log (fixtures/demo-logs/, re-timed to now):
+  ${demo.agent.lines} lines read, ${demo.agent.sent} events sent, ${demo.agent.unparsed} lines not understood.
 
 Try it:
   curl -s -H 'Authorization: Bearer ${demo.apiKey}' ${base}/api/v1/data/servers
@@ -18,6 +21,8 @@ Push an event as the game server would:
   curl -s -X POST -H 'Authorization: Bearer ${server.ingestToken}' -H 'Content-Type: application/json' \\
     -d '{"events":[{"id":"'$(cat /proc/sys/kernel/random/uuid)'","type":"player.heartbeat","ts":'$(date +%s000)',"platformId":"76561198000000042","name":"You"}]}' \\
     ${base}/api/servers/${server.id}/events
+Feed it from a DayZ server's admin logs, as the demo did:
+  npm run agent -- --url ${base} --server ${server.id} --token ${server.ingestToken} --logs <folder of the .ADM files> --once
 OpenAPI: ${base}/api/v1/openapi.json   Health: ${base}/api/health
 `;
 }

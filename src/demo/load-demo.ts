@@ -1,19 +1,32 @@
-// Loads fixtures/demo.json: a demo community with two servers, their events (fed through the
-// real ingestion path), and a few bans; then mints a fresh API key. Loading twice adds nothing
-// twice: event and ban ids are fixed, only the players' presence is renewed.
+// Loads fixtures/demo.json: a demo community with two servers and a few bans, with an API key and
+// ingest tokens. The first server is fed the way a real DayZ server is: the agent reads its admin
+// logs (fixtures/demo-logs/, re-timed to now) and pushes them over HTTP; the second through JSON
+// events. Loading twice adds nothing twice: event and ban ids are fixed, only the players'
+// presence is renewed, and the credentials of the first run are shown again (src/demo/credentials.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../app.ts';
+import { Agent, agentDefaults } from '../agent/agent.ts';
+import type { AgentReport } from '../agent/agent.ts';
+import { demoLogs, historyFile, retime, sessionFile, templateNewestMs } from './demo-log.ts';
+import type { DemoLogFixture } from './demo-log.ts';
 import type { Deps } from '../deps.ts';
 import { insertAccount } from '../accounts/account.repo.ts';
-import { mintApiKey } from '../accounts/api-key.ts';
 import { insertBan, recordBanSync } from '../bans/ban.repo.ts';
 import { ingestBatch } from '../ingest/ingest.ts';
 import { registerServer } from '../servers/server.ts';
+import { findServerRecord } from '../servers/server.repo.ts';
+import { demoCredentials } from './credentials.ts';
 
 interface DemoFixture {
   account: { id: string; name: string };
   servers: { id: string; name: string; map: string; gameVersion: string; kills: number }[];
   players: { platformId: string; name: string }[];
+  logOnlyPlayers: DemoLogFixture['logOnlyPlayers'];
   weapons: string[];
   hitZones: (string | null)[];
   onlinePlayers: number;
@@ -24,9 +37,15 @@ export interface DemoData {
   accountId: string;
   apiKey: string;
   servers: { id: string; name: string; ingestToken: string }[];
+  /** What the agent read and sent for the first server. */
+  agent: AgentReport;
 }
 
 const fixture = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8')) as DemoFixture;
+const logsDir = new URL('../../fixtures/demo-logs/', import.meta.url);
+
+/** The demo logs' template, as fixture and generator define it (a test keeps the files equal to it). */
+export const demoLogTemplate = () => demoLogs({ ...fixture, kills: fixture.servers[0]!.kills });
 
 /** A stable UUID for a name, so a re-loaded event is recognised as a duplicate. */
 function stableUuid(name: string): string {
@@ -56,22 +75,58 @@ function serverEvents(server: DemoFixture['servers'][number], nowMs: number): Re
   return events;
 }
 
-export async function loadDemo(deps: Deps): Promise<DemoData> {
+export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoData> {
   const nowMs = deps.clock.now();
   const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id);
   const servers: DemoData['servers'] = [];
   for (const s of fixture.servers) {
-    const { server, ingestToken } = await registerServer(deps, account.id, { id: s.id, name: s.name });
-    const events = serverEvents(s, nowMs);
-    for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, server.id, { events: events.slice(i, i + 500) });
-    servers.push({ id: server.id, name: server.name, ingestToken });
+    const existing = await findServerRecord(deps.db, s.id);
+    // A server made by an earlier run keeps its token; a new one gets its token here.
+    const created = existing && !existing.revoked ? undefined : await registerServer(deps, account.id, { id: s.id, name: s.name });
+    servers.push({ id: s.id, name: s.name, ingestToken: created?.ingestToken ?? '' });
   }
+  const credentials = await demoCredentials(deps, account.id, servers.map((s) => ({ id: s.id, ingestToken: s.ingestToken || undefined })), credentialsFile);
+  for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
+  // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
+  for (const s of fixture.servers.slice(1)) {
+    const events = serverEvents(s, nowMs);
+    for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, s.id, { events: events.slice(i, i + 500) });
+  }
+  const logged = fixture.servers[0]!;
+  // The log names no map or game version: the server's metadata comes as one status event.
+  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: nowMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
+  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, nowMs);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();
     const banId = await insertBan(deps.db, account.id, { ...ban, bannedAt, expiresAt });
     for (const s of servers) await recordBanSync(deps.db, s.id, banId, new Date(nowMs).toISOString());
   }
-  const { key } = await mintApiKey(deps, account.id, 'demo', 'standard');
-  return { accountId: account.id, apiKey: key, servers };
+  return { accountId: account.id, apiKey: credentials.apiKey, servers, agent };
+}
+
+/**
+ * Runs the agent (--once) over the demo logs, re-timed so the newest line is 10 s before now, against
+ * the service on a port of its own. The history file keeps its name (its events keep their ids: a
+ * re-run counts nothing twice); the session file is named by the run, so presence is renewed.
+ */
+async function feedThroughAgent(deps: Deps, serverId: string, token: string, nowMs: number): Promise<AgentReport> {
+  const history = readFileSync(new URL(historyFile, logsDir), 'utf8');
+  const session = readFileSync(new URL(sessionFile, logsDir), 'utf8');
+  const shiftMs = nowMs - 10_000 - templateNewestMs(session);
+  const dir = await mkdtemp(join(tmpdir(), 'gameservice-demo-'));
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  try {
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    await writeFile(join(dir, historyFile), retime(history, shiftMs));
+    await writeFile(join(dir, sessionFile.replace('.ADM', `_${nowMs}.ADM`)), retime(session, shiftMs));
+    const agent = new Agent({
+      ...agentDefaults, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverId, token, logs: dir,
+      state: join(dir, 'agent-state.json'), utcOffsetMinutes: 0, once: true, log: deps.log,
+    });
+    return await agent.run(new AbortController().signal);
+  } finally {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from './context.ts';
 import { ApiError } from './errors.ts';
 import { rateLimitIdentity } from './client.ts';
-import { rateLimitHeaders, takeRateToken } from './rate-limit.ts';
+import { rateLimitHeaders, retryAfterSeconds, takeRateToken } from './rate-limit.ts';
 import type { RateDecision } from './rate-limit.ts';
 
 const ingestTokenPath = /^\/api\/servers\/[^/]+\/(events|files\/[^/]+)$/;
@@ -23,17 +23,21 @@ function scopedLimit(deps: Deps, path: string): [string, number] | undefined {
   return undefined;
 }
 
-/** Counts a request against the per-IP controller limits; 429 when one is exhausted. */
+/**
+ * Counts a request against the per-IP controller limits; 429 when one is exhausted. The tighter,
+ * scoped cap is asked first: a request it refuses does not use up the default limit too.
+ */
 export async function chargeControllerLimits(deps: Deps, ctx: AppContext): Promise<void> {
   const who = rateLimitIdentity(ctx.state.clientIp);
   const scoped = scopedLimit(deps, ctx.path);
-  const decisions: RateDecision[] = [await takeRateToken(deps, 'ctl', who, deps.config.rates.controller)];
+  const decisions: RateDecision[] = [];
   if (scoped) decisions.push(await takeRateToken(deps, scoped[0], who, scoped[1]));
+  if (decisions.every((d) => d.allowed)) decisions.push(await takeRateToken(deps, 'ctl', who, deps.config.rates.controller));
   const refused = decisions.find((d) => !d.allowed);
   const shown = refused ?? decisions.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   ctx.set(rateLimitHeaders(shown));
   if (refused) {
-    const retryAfter = Math.max(1, Math.ceil(refused.resetMs / 1000));
+    const retryAfter = retryAfterSeconds(refused);
     throw new ApiError('RATE_LIMITED', 'too many requests from this address', { retryAfter }, { 'Retry-After': String(retryAfter) });
   }
 }

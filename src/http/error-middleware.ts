@@ -51,9 +51,10 @@ export function errorMiddleware(log: Log): Middleware<AppState> {
       }
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500 && apiError.code !== 'DATA_API_DISABLED') {
-        log.error({ reqId: ctx.state.requestId, err }, 'request failed');
-      }
+      // Only a failure of the service is an error; a client's method (501), an operator's switch
+      // or a rebuild (503) are not, and a store that is away is a warning.
+      if (apiError.code === 'INTERNAL_ERROR') log.error({ reqId: ctx.state.requestId, err }, 'request failed');
+      else if (apiError.code === 'STORE_UNAVAILABLE') log.warn({ reqId: ctx.state.requestId, err }, 'a store is unavailable');
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.body = {

@@ -15,6 +15,7 @@ export const errorStatus = {
   NOT_IMPLEMENTED: 501,
   DATA_API_DISABLED: 503,
   STORE_UNAVAILABLE: 503,
+  REBUILDING: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

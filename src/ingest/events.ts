@@ -2,17 +2,22 @@
 // the service keeps are copied, so coordinates (x, y, z) and any other extra field never go further.
 import { validatorFor, describeErrors } from '../http/schemas.ts';
 import { badRequest } from '../http/errors.ts';
-import { hasNul } from '../http/body.ts';
+import { normaliseJsonText } from '../http/text.ts';
+import { isSteam64 } from '../identities/id-forms.ts';
 
-export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots'] as const;
+export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots', 'death'] as const;
 export type EventType = (typeof eventTypes)[number];
+
+/** What ended a life with no player killer (DESIGN 6); the list is closed. */
+export const deathCauses = ['infected', 'animal', 'vehicle', 'fall', 'explosion', 'suicide', 'bleeding', 'environment', 'other'] as const;
+export type DeathCause = (typeof deathCauses)[number];
 
 /** A timestamp further ahead than this is a clock error on the game host: arrival time is used. */
 export const maxFutureSkewMs = 60_000;
 /** Events before this are refused: no game server reports from before 2000. */
 export const earliestEventMs = Date.UTC(2000, 0, 1);
 
-interface Player {
+export interface Player {
   platformId: string;
   name: string;
 }
@@ -28,7 +33,21 @@ export type IngestEvent =
   | (Base & { type: 'server.started' })
   | (Base & { type: 'player.connect' | 'player.disconnect' | 'player.heartbeat'; player: Player })
   | (Base & { type: 'kill'; killer: Player; victim: Player; weapon: string; distance: number; isHeadshot: boolean; hitZone: string | null })
-  | (Base & { type: 'shots'; platformId: string; fired: number; hits: number });
+  | (Base & { type: 'shots'; platformId: string; fired: number; hits: number })
+  | (Base & { type: 'death'; player: Player; cause: DeathCause });
+
+/** An event as a game server (or the agent, src/agent/) sends it: schemas/ingest-event.json. */
+export type WireEvent = { id: string; ts: number | string } & (
+  | { type: 'server.status'; online: boolean; map?: string; gameVersion?: string; players?: number; fps?: number; uptimeSeconds?: number }
+  | { type: 'server.started' }
+  | { type: 'player.connect' | 'player.disconnect' | 'player.heartbeat'; platformId: string; name: string }
+  | { type: 'kill'; killer: Player; victim: Player; weapon: string; distance: number; isHeadshot: boolean; hitZone?: string }
+  | { type: 'shots'; platformId: string; fired: number; hits: number }
+  | { type: 'death'; platformId: string; name: string; cause: DeathCause }
+);
+
+/** The most events one batch may carry (schemas/ingest-batch.json). */
+export const maxBatchEvents = 1000;
 
 export interface Rejection {
   index: number;
@@ -61,14 +80,23 @@ export function parseBatch(body: unknown, arrivalMs: number): ParsedBatch {
 }
 
 function eventError(raw: Raw, arrivalMs: number): string | undefined {
+  const textProblem = normaliseJsonText(raw);
+  if (textProblem) return textProblem;
   if (typeof raw.type === 'string' && !knownTypes.has(raw.type)) return `unknown event type "${raw.type.slice(0, 40)}"`;
   if (!validateEvent(raw)) return describeErrors(validateEvent.errors).replace(/^value /, 'event ');
-  if (hasNul(raw)) return 'text must not contain NUL (\\u0000) characters';
   const ms = timestampMs(raw.ts as string | number, arrivalMs);
   if (Number.isNaN(ms)) return 'ts is not a valid date-time';
   if (ms < earliestEventMs) return 'ts is before 2000-01-01';
   if (raw.type === 'shots' && (raw.hits as number) > (raw.fired as number)) return 'hits must not exceed fired';
+  const badId = platformIdsOf(raw).find((id) => /^[0-9]{17}$/.test(id) && !isSteam64(id));
+  if (badId !== undefined) return `platformId ${badId} is outside the range of individual Steam accounts`;
   return undefined;
+}
+
+/** The schema's pattern admits 17 digits of the Steam64 prefix; the exact account range is checked here. */
+function platformIdsOf(raw: Raw): string[] {
+  if (raw.type === 'kill') return [(raw.killer as Player).platformId, (raw.victim as Player).platformId];
+  return typeof raw.platformId === 'string' ? [raw.platformId] : [];
 }
 
 function timestampMs(ts: string | number, arrivalMs: number): number {
@@ -101,6 +129,8 @@ function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
     case 'player.disconnect':
     case 'player.heartbeat':
       return { index, id, tsMs, type, player: player(raw) };
+    case 'death':
+      return { index, id, tsMs, type, player: player(raw), cause: raw.cause as DeathCause };
     case 'kill':
       return {
         index, id, tsMs, type, killer: player(raw.killer), victim: player(raw.victim), weapon: raw.weapon as string,

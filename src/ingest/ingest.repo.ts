@@ -3,6 +3,7 @@ import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
+import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 
 type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
 type StatusEvent = Extract<IngestEvent, { type: 'server.status' }>;
@@ -48,8 +49,29 @@ async function insertFreeKills(db: Queryable, serverId: string, kills: KillEvent
 }
 
 /**
- * Stores kills with a timestamp unique for the server at microsecond precision: a kill that
- * collides with another (in the batch or stored) moves one microsecond later and is tried again.
+ * For each slot a kill failed to take: the newest stored kill in that slot's millisecond, and in
+ * the second that starts at the slot (both in microseconds, null when there is none). Two index
+ * probes per slot, whatever the number of kills stored.
+ */
+async function occupiedAround(db: Queryable, serverId: string, slots: number[]): Promise<Map<number, { inMs: number | null; inSecond: number | null }>> {
+  const { rows } = await db.query<{ us: number; inMs: number | null; inSecond: number | null }>({
+    name: 'kills-occupied-around',
+    text: `SELECT c.us, (SELECT (extract(epoch FROM max(ts)) * 1000000)::int8 FROM kills
+                           WHERE server_id = $1 AND ts >= c.ms AND ts < c.ms + interval '1 millisecond') AS "inMs",
+                          (SELECT (extract(epoch FROM max(ts)) * 1000000)::int8 FROM kills
+                           WHERE server_id = $1 AND ts >= c.at AND ts < c.at + interval '1 second') AS "inSecond"
+           FROM unnest($2::int8[], $3::timestamptz[], $4::timestamptz[]) AS c(us, at, ms)`,
+    values: [serverId, slots, slots.map(isoMicros), slots.map((us) => isoMicros(us - (us % 1000)))],
+  });
+  return new Map(rows.map((r) => [r.us, { inMs: r.inMs, inSecond: r.inSecond }]));
+}
+
+/**
+ * Stores kills with a timestamp unique for the server at microsecond precision. A kill that
+ * collides is placed right after the newest kill of its millisecond; when that millisecond is full
+ * (a thousand kills at one ms), after the newest kill of the following second. So a batch costs
+ * the same however many kills share its timestamps already; a further round is needed only when
+ * another batch of the server takes the same slots at the same moment.
  */
 export async function insertKills(db: Queryable, serverId: string, kills: KillEvent[]): Promise<void> {
   const used = new Set<number>();
@@ -62,35 +84,62 @@ export async function insertKills(db: Queryable, serverId: string, kills: KillEv
   while (pending.length > 0) {
     const stored = await insertFreeKills(db, serverId, pending.map((p) => p.kill), pending.map((p) => p.us));
     pending = pending.filter((p) => !stored.has(p.us));
-    for (const p of pending) p.us = place(p.us + 1);
+    if (pending.length === 0) break;
+    const around = await occupiedAround(db, serverId, [...new Set(pending.map((p) => p.us))]);
+    for (const p of pending) {
+      const { inMs, inSecond } = around.get(p.us)!;
+      const msEnd = p.us - (p.us % 1000) + 999;
+      const after = inMs !== null && inMs < msEnd ? inMs : (inSecond ?? p.us);
+      p.us = place(Math.max(after, p.us) + 1);
+    }
   }
 }
 
-/** Network-wide identities: name and first/last seen of every named player in the batch. */
-export async function upsertPlayers(db: Queryable, seen: Map<string, { name: string; firstMs: number; lastMs: number }>): Promise<void> {
-  if (seen.size === 0) return;
+export type SeenPlayers = Map<string, { name: string; firstMs: number; lastMs: number }>;
+
+const playerColumns = (seen: SeenPlayers) => {
   const ids = [...seen.keys()].sort();
   const at = (ms: number) => new Date(ms).toISOString();
+  const steam = ids.map((id) => isSteam64(id));
+  return [
+    ids, ids.map((id) => seen.get(id)!.name), ids.map((id) => at(seen.get(id)!.firstMs)), ids.map((id) => at(seen.get(id)!.lastMs)),
+    ids.map((id, i) => (steam[i] ? dayzIdOf(id) : null)), ids.map((id, i) => (steam[i] ? battleyeGuidOf(id) : null)),
+  ];
+};
+
+/**
+ * Network-wide identities: name and first/last seen of players, a Steam64 with its DayZ ID and
+ * BattlEye GUID beside it. Rows are written in platform-id order, so two writers never deadlock.
+ * A player whose row already says as much (same name, seen within 10 minutes of these times) is
+ * left out before the upsert: ON CONFLICT DO UPDATE locks every row it meets, even the ones its
+ * WHERE then leaves alone, and a backfill names the same players batch after batch.
+ */
+export async function upsertPlayers(db: Queryable, seen: SeenPlayers): Promise<void> {
+  if (seen.size === 0) return;
+  const stale = `excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
+             OR excluded.last_seen_at > p.last_seen_at + interval '10 minutes'`;
   await db.query({
     name: 'upsert-players',
-    text: `INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[])
+    text: `INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
+           SELECT s.* FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
+             AS s(platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
+           WHERE NOT EXISTS (SELECT 1 FROM players q WHERE q.platform_id = s.platform_id AND q.name = s.name
+             AND q.first_seen_at <= s.first_seen_at AND q.last_seen_at >= s.last_seen_at - interval '10 minutes')
            ON CONFLICT (platform_id) DO UPDATE SET
              name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
              first_seen_at = least(p.first_seen_at, excluded.first_seen_at),
              last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)
-           -- A player seen again within the minute under the same name needs no new row version.
-           WHERE excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
-             OR excluded.last_seen_at > p.last_seen_at + interval '1 minute'`,
-    values: [ids, ids.map((id) => seen.get(id)!.name), ids.map((id) => at(seen.get(id)!.firstMs)), ids.map((id) => at(seen.get(id)!.lastMs))],
+           WHERE ${stale}`,
+    values: playerColumns(seen),
   });
 }
 
 /**
  * Moves lastSeenAt to the batch's newest event and applies the newest status sample, unless a
- * newer one is already stored. Returns the updated record.
+ * newer one is already stored; `bumpVersion` (once per batch) counts the batch in the server's
+ * derived-state version. Returns the updated record.
  */
-export async function updateServerStatus(db: Queryable, serverId: string, newestMs: number, status: StatusEvent | undefined): Promise<ServerRecord> {
+export async function updateServerStatus(db: Queryable, serverId: string, newestMs: number, status: StatusEvent | undefined, bumpVersion: boolean): Promise<ServerRecord> {
   const at = (ms: number) => new Date(ms).toISOString();
   const hasMetrics = status !== undefined && (status.players !== undefined || status.fps !== undefined || status.uptimeSeconds !== undefined);
   // SET expressions all see the row as it was, so status_at here is the stored one.
@@ -107,13 +156,14 @@ export async function updateServerStatus(db: Queryable, serverId: string, newest
              fps = CASE WHEN ${metrics} THEN $9::float8 ELSE fps END,
              uptime_seconds = CASE WHEN ${metrics} THEN $10::int8 ELSE uptime_seconds END,
              metrics_at = CASE WHEN ${metrics} THEN $3::timestamptz ELSE metrics_at END,
-             status_at = CASE WHEN ${fresh} THEN $3::timestamptz ELSE status_at END
+             status_at = CASE WHEN ${fresh} THEN $3::timestamptz ELSE status_at END,
+             derived_version = derived_version + CASE WHEN $11::bool THEN 1 ELSE 0 END
            WHERE id = $1
            RETURNING ${serverRecordColumns}`,
     values: [
       serverId, at(newestMs), status ? at(status.tsMs) : null, status?.online ?? false,
       status?.map ?? null, status?.gameVersion ?? null, hasMetrics,
-      status?.players ?? null, status?.fps ?? null, status?.uptimeSeconds ?? null,
+      status?.players ?? null, status?.fps ?? null, status?.uptimeSeconds ?? null, bumpVersion,
     ],
   });
   return rows[0]!;

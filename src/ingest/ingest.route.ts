@@ -1,21 +1,24 @@
 // POST /api/servers/:serverId/events: a game server's agent pushes its events with the ingest token.
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
-import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
+import { rateLimitHeaders, retryAfterSeconds, takeRateToken } from '../http/rate-limit.ts';
 import { chargeControllerLimits } from '../http/controller-limits.ts';
 import { bearerToken } from '../http/credentials.ts';
+import { jsonParser } from '../http/body.ts';
 import { verifyIngestToken } from './ingest-token.ts';
 import { ingestBatch } from './ingest.ts';
+import { IngestGate } from './ingest-gate.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
-  const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.config.ingestBodyLimitBytes, jsonStrict: true });
+  // One per web process: it bounds what this process's pool gives to ingestion.
+  const gate = new IngestGate(deps.config.pgPoolSize);
+  const body = jsonParser(deps.config.ingestBodyLimitBytes);
 
   router.post('/api/servers/:serverId/events', async (ctx, next) => {
-    const serverId = ctx.params.serverId!.toLowerCase();
+    const serverId = ctx.params.serverId!;
     if (!(await verifyIngestToken(deps, serverId, bearerToken(ctx.get('authorization'))))) {
       // Only calls made with an ingest token are exempt from the per-IP limits: guesses are counted.
       if (deps.config.controllerRateLimit) await chargeControllerLimits(deps, ctx);
@@ -24,13 +27,14 @@ export function ingestRouter(deps: Deps): Router<AppState> {
     const decision = await takeRateToken(deps, 'ingest', serverId, deps.config.rates.ingest);
     ctx.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
-      const retryAfter = Math.ceil(decision.resetMs / 1000);
+      const retryAfter = retryAfterSeconds(decision);
       throw new ApiError('RATE_LIMITED', 'ingest rate exceeded', { retryAfter }, { 'Retry-After': String(retryAfter) });
     }
     if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
     await next();
   }, body, async (ctx) => {
-    ctx.body = await ingestBatch(deps, ctx.params.serverId!.toLowerCase(), ctx.request.body);
+    const serverId = ctx.params.serverId!;
+    ctx.body = await gate.run(serverId, () => ingestBatch(deps, serverId, ctx.request.body));
   });
 
   return router;

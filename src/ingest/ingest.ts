@@ -1,18 +1,25 @@
 // Applies one batch of game-server events: idempotent by event id, bad events rejected one by
-// one, all writes of a server serialised by its lock. PostgreSQL is written first; the derived
-// Redis state is written under the same lock, before commit, so a rebuild never races it.
+// one, the totals of a server serialised by its lock. PostgreSQL is the truth and is committed
+// first; the derived Redis state is written after the commit, tagged with the server's version,
+// so Redis never shows a batch that was not committed (src/stats/apply-server-state.lua).
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';
-import { loadTotals, saveTotals } from '../stats/stats.repo.ts';
+import { addTotals, loadTotals, saveTotals } from '../stats/stats.repo.ts';
 import { writeServerState } from '../stats/stats.store.ts';
-import { rankingMemberOf } from '../stats/ranking.ts';
 import { dropServerReads } from '../stats/server-reads.ts';
 import { applyEvents, onlineWindowMs } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent, Rejection } from './events.ts';
 import { claimEventIds, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
+import type { SeenPlayers } from './ingest.repo.ts';
+import { isSteam64 } from '../identities/id-forms.ts';
+import { lockIdentitiesShared } from '../identities/identity.repo.ts';
+import { aliasIdsOf, mergesDue, resolveBatchIds } from '../identities/resolve.ts';
+import { mergeLearntSteam64s } from '../identities/merge.ts';
+import { requestServerSync } from '../game-files/sync-requests.ts';
+import { invalidateTrustScores } from '../trust/lookup.ts';
 
 export interface IngestResult {
   accepted: number;
@@ -20,11 +27,31 @@ export interface IngestResult {
   rejected: Rejection[];
 }
 
+/** What a committed batch changed, to be written to Redis after the commit. */
+interface DerivedChange {
+  version: number;
+  totals: Map<string, PlayerTotals>;
+  statusJson: string;
+}
+
 export async function ingestBatch(deps: Deps, serverId: string, body: unknown): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
-  return inTransaction(deps.db, async (tx) => {
+  let change: DerivedChange | undefined;
+  // Steam64 players are stored before the batch's transaction, in a statement of their own: their
+  // rows are then never held for a whole batch, which made concurrent batches naming the same
+  // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
+  const steam64s = steam64PlayersOf(events);
+  await upsertPlayers(deps.db, steam64s);
+  const { result, merges } = await inTransaction(deps.db, async (tx) => {
+    const aliasIds = aliasIdsOf(events);
+    if (aliasIds.length > 0) {
+      // Held to the commit: no merge runs while this batch resolves ids and writes under them, so
+      // a DayZ ID is never written to after its merge. Batches of Steam64s only need no such lock.
+      await lockIdentitiesShared(tx);
+      await resolveBatchIds(tx, events, aliasIds);
+    }
     // Claims and kills are kept unique by their constraints, so batches of one server run them
     // side by side; the lock is taken only for the totals, whose read-modify-write needs it.
     const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))], arrivalMs);
@@ -33,29 +60,56 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
     const duplicates = events.length - accepted.length;
     if (accepted.length > 0) {
       accepted.sort((a, b) => a.tsMs - b.tsMs || a.index - b.index);
-      await applyAccepted(deps, tx, serverId, accepted, arrivalMs);
+      change = await applyAccepted(tx, serverId, accepted, steam64s);
     }
-    return { accepted: accepted.length, duplicates, rejected };
+    const merges = accepted.length > 0 ? await mergesDue(tx, accepted, deps.caches.mergeChecked) : [];
+    return { result: { accepted: accepted.length, duplicates, rejected, started: accepted.some((e) => e.type === 'server.started') }, merges };
   });
+  if (change) await writeDerived(deps, serverId, change, arrivalMs);
+  if (result.started) await requestFilesAfterStart(deps, serverId, arrivalMs);
+  // The players' play changed: their cached trust scores are recomputed on the next lookup.
+  if (change) await invalidateTrustScores(deps, change.totals.keys());
+  // A Steam64 learnt here whose DayZ ID was a player of its own: merged after the commit, in a
+  // transaction of its own (it locks other servers too). Until it succeeds, every batch naming
+  // the Steam64 finds the DayZ ID again, so a merge lost to a crash is made later.
+  if (merges.length > 0) await mergeLearntSteam64s(deps, merges);
+  return { accepted: result.accepted, duplicates: result.duplicates, rejected: result.rejected };
 }
 
-async function applyAccepted(deps: Deps, tx: DbClient, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<void> {
+async function applyAccepted(tx: DbClient, serverId: string, events: IngestEvent[], stored: SeenPlayers): Promise<DerivedChange> {
   const named = playersOf(events);
   await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
-  await upsertPlayers(tx, named);
+  await upsertPlayers(tx, new Map([...named].filter(([id]) => !stored.has(id))));
   await lockServer(tx, serverId);
-  const platformIds = new Set(named.keys());
-  for (const e of events) if (e.type === 'shots') platformIds.add(e.platformId);
-  const totals = await loadTotals(tx, serverId, [...platformIds]);
-  const ranked = new Map([...totals].map(([id, t]) => [id, rankingMemberOf(id, t)]));
-  const changed = applyEvents(totals, events);
-  const changedTotals = new Map<string, PlayerTotals>([...changed].map((id) => [id, totals.get(id)!]));
-  await saveTotals(tx, serverId, changedTotals);
-  const statuses = statusesToApply(events);
-  let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, statuses[0]);
-  for (const status of statuses.slice(1)) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status);
-  await writeServerState(deps.redis, serverId, changedTotals, ranked, arrivalMs - onlineWindowMs, JSON.stringify(record));
-  dropServerReads(deps, serverId);
+  // Players with presence events need their stored state (play time runs from their last presence);
+  // the others only add up counters, in one statement without reading them first.
+  const present = new Set<string>();
+  for (const e of events) if ('player' in e && e.type !== 'death') present.add(e.player.platformId);
+  const totals = await loadTotals(tx, serverId, [...present]);
+  const absolute = new Map<string, PlayerTotals>();
+  const deltas = new Map<string, PlayerTotals>();
+  for (const id of applyEvents(totals, events)) (present.has(id) ? absolute : deltas).set(id, totals.get(id)!);
+  await saveTotals(tx, serverId, absolute);
+  const changedTotals = new Map([...absolute, ...(await addTotals(tx, serverId, deltas))]);
+  const [first, ...later] = statusesToApply(events);
+  let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, first, true);
+  for (const status of later) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status, false);
+  return { version: record.version, totals: changedTotals, statusJson: JSON.stringify(record) };
+}
+
+/**
+ * Writes a committed batch's changes to Redis. Failure policy: the batch is stored in PostgreSQL,
+ * so it is acknowledged whatever happens here; a write that fails or stalls leaves the server's
+ * applied version behind, and the worker's reconcile job rebuilds it (src/derived/reconcile.ts).
+ */
+async function writeDerived(deps: Deps, serverId: string, change: DerivedChange, arrivalMs: number): Promise<void> {
+  try {
+    await writeServerState(deps.redis, serverId, change.version, 'batch', change.totals, arrivalMs - onlineWindowMs, change.statusJson);
+  } catch (err) {
+    deps.log.warn({ err, serverId, version: change.version }, 'derived state not written; the reconcile job repairs it');
+  } finally {
+    dropServerReads(deps, serverId);
+  }
 }
 
 /**
@@ -77,8 +131,13 @@ function statusesToApply(events: IngestEvent[]): Extract<IngestEvent, { type: 's
   return needed;
 }
 
+/** The batch's named players whose id is a Steam64 as sent (they need no resolving). */
+function steam64PlayersOf(events: IngestEvent[]): SeenPlayers {
+  return new Map([...playersOf([...events].sort((a, b) => a.tsMs - b.tsMs))].filter(([id]) => isSteam64(id)));
+}
+
 /** Named players of a batch with the time span they were seen in (events are in time order). */
-function playersOf(events: IngestEvent[]): Map<string, { name: string; firstMs: number; lastMs: number }> {
+function playersOf(events: IngestEvent[]): SeenPlayers {
   const seen = new Map<string, { name: string; firstMs: number; lastMs: number }>();
   const see = (platformId: string, name: string, ms: number) => {
     const s = seen.get(platformId);
@@ -92,4 +151,17 @@ function playersOf(events: IngestEvent[]): Map<string, { name: string; firstMs: 
     } else if ('player' in e) see(e.player.platformId, e.player.name, e.tsMs);
   }
   return seen;
+}
+
+/**
+ * A server that started (re)reads its ban and priority files: both are synced (DESIGN 9). Asked
+ * after the batch committed; failure policy: the batch stays acknowledged and the failure is
+ * logged (the next start, ban change or the 60 s expiry sync the files again).
+ */
+async function requestFilesAfterStart(deps: Deps, serverId: string, arrivalMs: number): Promise<void> {
+  try {
+    await requestServerSync(deps.db, [serverId], 'both', new Date(arrivalMs).toISOString());
+  } catch (err) {
+    deps.log.error({ err, serverId }, 'file sync after server.started not requested');
+  }
 }

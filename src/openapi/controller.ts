@@ -1,5 +1,6 @@
 // OpenAPI description of the controller routes (session-authenticated, under /api).
 import type { Operation } from './operation.ts';
+import { trustControllerOperations } from '../trust/openapi.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const session = { 401: e('no session (UNAUTHORIZED)'), 403: e('csrf-mismatch, or the role lacks the permission (FORBIDDEN)'), 429: e('rate limit (Retry-After)') };
@@ -31,10 +32,10 @@ export const controllerOperations: Operation[] = [
   { ...op('API keys', 'session'), method: 'post', path: '/api/account/api-keys', summary: 'Mints a key; the raw key is shown once (apikeys.manage; partner tier needs partners.manage)', body: 'api-key-create.json',
     responses: { 201: ['key', 'api-key-created.json'], ...withBody } },
   { ...op('API keys', 'session'), method: 'delete', path: '/api/account/api-keys/{id}', summary: 'Revokes a key (apikeys.manage)', pathParams: id('key'), responses: { 204: ['revoked'], ...session, 404: e('no such key in the account') } },
-  { ...op('Servers', 'session'), method: 'get', path: '/api/servers', summary: "The account's servers (servers.manage)", responses: { 200: ['servers', 'managed-server-list.json'], ...session } },
+  { ...op('Servers', 'session'), method: 'get', path: '/api/servers', summary: "The account's servers (servers.read; the restart command only with servers.manage)", responses: { 200: ['servers', 'managed-server-list.json'], ...session } },
   { ...op('Servers', 'session'), method: 'post', path: '/api/servers', summary: 'Registers a server; its ingest token is shown once (servers.manage)', body: 'server-create.json',
     responses: { 201: ['server and ingest token', 'server-created.json'], ...withBody } },
-  { ...op('Servers', 'session'), method: 'get', path: '/api/servers/{id}', summary: 'One server (servers.manage)', pathParams: id('server'), responses: { 200: ['server', 'managed-server.json'], ...session, 404: e('no such server in the account') } },
+  { ...op('Servers', 'session'), method: 'get', path: '/api/servers/{id}', summary: 'One server (servers.read; the restart command only with servers.manage)', pathParams: id('server'), responses: { 200: ['server', 'managed-server.json'], ...session, 404: e('no such server in the account') } },
   { ...op('Servers', 'session'), method: 'patch', path: '/api/servers/{id}', summary: "Changes a server's name or file paths (servers.manage)", pathParams: id('server'), body: 'server-update.json',
     responses: { 200: ['server', 'managed-server.json'], ...withBody, 404: e('no such server in the account') } },
   { ...op('Servers', 'session'), method: 'delete', path: '/api/servers/{id}', summary: 'Revokes a server and its ingest token (servers.manage)', pathParams: id('server'), responses: { 204: ['revoked'], ...session, 404: e('no such server in the account') } },
@@ -44,4 +45,5 @@ export const controllerOperations: Operation[] = [
     responses: { 200: ['page', 'audit-page.json'], ...session, 400: e('invalid query') } },
   { ...op('Maps', undefined), method: 'get', path: '/api/maps/tiles/{path}', summary: 'A map tile file from MAP_TILES_DIR (not rate-limited)', pathParams: { path: 'tile path, e.g. chernarusplus/0/0/0.png' },
     responses: { 200: ['the tile image'], 404: e('no such tile') } },
+  ...trustControllerOperations,
 ];

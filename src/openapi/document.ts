@@ -8,8 +8,15 @@ import { ingestOperations } from '../ingest/openapi.ts';
 import { healthOperations } from '../health/openapi.ts';
 import { controllerOperations } from './controller.ts';
 import { openApiOperations } from './openapi.ts';
+import { banOperations } from '../bans/openapi.ts';
+import { gameFileOperations } from '../game-files/openapi.ts';
+import { queueOperations } from '../queue/openapi.ts';
+import { serverControlOperations } from '../servers/control.openapi.ts';
+import { chatOperations } from '../chat/openapi.ts';
+import { trustPublicOperations } from '../trust/openapi.ts';
 
-export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations];
+export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
+  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...trustPublicOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });
@@ -47,6 +54,9 @@ const securityOf = {
   apiKey: [{ bearerApiKey: [] }, { headerApiKey: [] }],
   ingestToken: [{ ingestToken: [] }],
   session: [{ sessionCookie: [] }, { sessionBearer: [] }],
+  // Unsigned calls run too, with the chat-bot role only: the empty requirement says so.
+  chatSignature: [{ chatTimestamp: [], chatSignature: [] }, {}],
+  partnerKey: [{ bearerPartnerKey: [] }, { headerPartnerKey: [] }],
 };
 
 function operationObject(op: Operation) {
@@ -84,6 +94,10 @@ export function buildOpenApiDocument() {
         ingestToken: { type: 'http', scheme: 'bearer', description: "a server's ingest token (svci_...)" },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'auth-token', description: 'set by login; unsafe methods must echo the csrf-token cookie in X-CSRF-Token' },
         sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'the token returned by login' },
+        chatTimestamp: { type: 'apiKey', in: 'header', name: 'X-Chat-Timestamp', description: 'unix seconds; 300 s either way of the service clock' },
+        bearerPartnerKey: { type: 'http', scheme: 'bearer', description: 'partner key of the trust export (svcp_...)' },
+        headerPartnerKey: { type: 'apiKey', in: 'header', name: 'x-service-partner-key' },
+        chatSignature: { type: 'apiKey', in: 'header', name: 'X-Chat-Signature', description: 'sha256=<hex HMAC-SHA256(CHAT_SIGNING_SECRET, "timestamp.action.chatUserId")>; each signature is accepted once' },
       },
     },
   };

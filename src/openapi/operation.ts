@@ -5,7 +5,7 @@ export interface Operation {
   path: string;
   summary: string;
   tag: string;
-  security?: 'apiKey' | 'ingestToken' | 'session';
+  security?: 'apiKey' | 'ingestToken' | 'session' | 'chatSignature' | 'partnerKey';
   pathParams?: Record<string, string>;
   /** $id of a query schema in schemas/ */
   query?: string;

@@ -14,15 +14,15 @@ export async function setDataApiEnabled(deps: Deps, enabled: boolean): Promise<v
   await deps.redis.publish(channelOf(deps), value);
 }
 
-/** Reads the stored switch and follows its changes; returns a function that stops following. */
-export async function followDataApiSwitch(deps: Deps): Promise<() => void> {
-  const subscriber = deps.redis.duplicate();
-  await subscriber.connect();
-  subscriber.on('message', (_channel: string, value: string) => {
-    deps.runtime.dataApiEnabled = value === '1';
-  });
-  await subscriber.subscribe(channelOf(deps));
+export const dataApiSwitchChannel = channelOf;
+
+/** A change published by any process (this one included). */
+export function onDataApiSwitch(deps: Deps, value: string): void {
+  deps.runtime.dataApiEnabled = value === '1';
+}
+
+/** Reads the stored switch, for a process that starts after a change. */
+export async function loadDataApiSwitch(deps: Deps): Promise<void> {
   const stored = await deps.redis.get(dataApiSwitchKey);
   if (stored !== null) deps.runtime.dataApiEnabled = stored === '1';
-  return () => subscriber.disconnect();
 }

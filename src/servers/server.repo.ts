@@ -16,11 +16,14 @@ export interface ServerRecord {
   uptimeSeconds: number | null;
   metricsAt: string | null;
   revoked: boolean;
+  /** How many batches have changed the server's derived state (servers.derived_version). */
+  version: number;
 }
 
 export const serverRecordColumns = `id, account_id AS "accountId", name, map, game_version AS "gameVersion",
   online AS "statusOnline", status_at AS "statusAt", last_seen_at AS "lastSeenAt", players, fps,
-  uptime_seconds AS "uptimeSeconds", metrics_at AS "metricsAt", revoked_at IS NOT NULL AS revoked`;
+  uptime_seconds AS "uptimeSeconds", metrics_at AS "metricsAt", revoked_at IS NOT NULL AS revoked,
+  derived_version AS version`;
 
 export interface NewServer {
   /** A fixed id (demo data); an existing server of that id is kept. */
@@ -66,6 +69,12 @@ export async function listServerRecords(db: Queryable, accountId: string): Promi
 export async function listAllServerIds(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE revoked_at IS NULL ORDER BY id');
   return rows.map((r) => r.id);
+}
+
+/** Every live server with its derived-state version, for the reconcile job. */
+export async function listServerVersions(db: Queryable): Promise<{ id: string; version: number }[]> {
+  const { rows } = await db.query<{ id: string; version: number }>('SELECT id, derived_version AS version FROM servers WHERE revoked_at IS NULL ORDER BY id');
+  return rows;
 }
 
 export async function findIngestTokenHash(db: Queryable, serverId: string): Promise<Buffer | undefined> {
@@ -141,4 +150,10 @@ export async function updateManagedServer(db: Queryable, accountId: string, serv
       'priorityFilePath' in change, change.priorityFilePath ?? null, 'restartCommand' in change, change.restartCommand ?? null],
   );
   return rows[0];
+}
+
+/** Ids of the account's live (not revoked) servers. */
+export async function liveServerIdsOf(db: Queryable, accountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [accountId]);
+  return rows.map((r) => r.id);
 }

@@ -3,24 +3,43 @@
 import type { Deps } from '../deps.ts';
 import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { serverKeys } from '../store/keys.ts';
-import { dropServerReads, readThrough } from '../stats/server-reads.ts';
+import { readThrough } from '../stats/server-reads.ts';
+import { invalidate } from '../store/invalidation.ts';
 import { findServerRecord, insertServer, replaceIngestTokenHash, revokeServerRow } from './server.repo.ts';
 import type { NewServer, ServerRecord } from './server.repo.ts';
 
 export const ingestTokenPrefix = 'svci_';
+/** How long a status record read from PostgreSQL (not written by a batch) stays in Redis. */
+const fallbackRecordTtlMs = 10 * 60_000;
 /** A status older than this no longer counts as online. */
 export const statusFreshMs = 120_000;
+
+/** The status version a revocation leaves behind: above any batch's, so none writes over the revoked record. */
+const revokedStatusVersion = Number.MAX_SAFE_INTEGER;
 
 export async function registerServer(deps: Deps, accountId: string, server: NewServer): Promise<{ server: ServerRecord; ingestToken: string }> {
   const ingestToken = newSecret(ingestTokenPrefix);
   const record = await insertServer(deps.db, accountId, server, secretHash(ingestToken));
+  if (server.id) {
+    // A fixed id may bring a revoked server back (the demo): its revoked record goes.
+    const k = serverKeys(record.id);
+    await deps.redis.multi().del(k.status).hdel(k.meta, 'sv').exec();
+    await invalidate(deps, { cache: 'server', key: record.id });
+  }
   return { server: record, ingestToken };
 }
 
 export async function revokeServer(deps: Deps, accountId: string, serverId: string): Promise<boolean> {
   const revoked = await revokeServerRow(deps.db, accountId, serverId);
-  if (revoked) await dropServerCaches(deps, serverId);
-  return revoked;
+  if (!revoked) return false;
+  // The revoked record replaces the cached one, and no batch still in flight may write over it
+  // (its status version is set past any): a reader that read the live row just before could
+  // otherwise put it back after a mere delete, and nothing would ever replace it.
+  const record = await findServerRecord(deps.db, serverId);
+  const k = serverKeys(serverId);
+  await deps.redis.multi().set(k.status, JSON.stringify(record)).hset(k.meta, 'sv', revokedStatusVersion).exec();
+  await invalidate(deps, { cache: 'server', key: serverId });
+  return true;
 }
 
 export async function rotateIngestToken(deps: Deps, accountId: string, serverId: string): Promise<string | undefined> {
@@ -31,12 +50,10 @@ export async function rotateIngestToken(deps: Deps, accountId: string, serverId:
   return ingestToken;
 }
 
-/** After a change to a server's row: cached views of it are dropped, in this process and Redis. */
+/** After a change to a server's row: cached views of it are dropped, in Redis and in every process. */
 export async function dropServerCaches(deps: Deps, serverId: string): Promise<void> {
-  deps.caches.serverOwners.delete(serverId);
-  deps.caches.ingestTokens.delete(serverId);
-  dropServerReads(deps, serverId);
   await deps.redis.del(serverKeys(serverId).status);
+  await invalidate(deps, { cache: 'server', key: serverId });
 }
 
 /**
@@ -51,7 +68,9 @@ export async function serverRecord(deps: Deps, serverId: string): Promise<Readon
   });
   if (cached) return cached;
   const record = await findServerRecord(deps.db, serverId);
-  if (record) await deps.redis.set(key, JSON.stringify(record));
+  // Only if still missing: a batch may have written a newer record meanwhile (it is versioned). It
+  // expires, so a record read just before a change (a rename) cannot outlive it for long.
+  if (record) await deps.redis.set(key, JSON.stringify(record), 'PX', fallbackRecordTtlMs, 'NX');
   return record;
 }
 

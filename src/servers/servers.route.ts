@@ -1,5 +1,5 @@
-// /api/servers (servers.manage): register, list, change and revoke game servers; rotate their
-// ingest token. The ingest token is shown once, at creation or rotation.
+// /api/servers: read (servers.read), register, change and revoke game servers, rotate their ingest
+// token (servers.manage). The ingest token is shown once, at creation or rotation.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
@@ -10,62 +10,72 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { findManagedServer, listManagedServers, updateManagedServer } from './server.repo.ts';
 import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
+import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
 
 const createBody = bodyOf<NewServer>('server-create.json');
 const updateBody = bodyOf<ServerChange>('server-update.json');
 
-const view = (s: ManagedServer, nowMs: number) => ({
-  id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath, restartCommand: s.restartCommand,
+/** A server as the principal may see it: the restart command (it may carry an RCon password) only to managers. */
+const view = (ctx: AppContext, s: ManagedServer, nowMs: number) => ({
+  id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,
+  restartCommand: principalOf(ctx).permissions.has('servers.manage') ? s.restartCommand : null,
   createdAt: s.createdAt, online: isOnline(s, nowMs), lastSeenAt: s.lastSeenAt,
 });
 
 const serverIdOf = (ctx: AppContext) => {
-  const id = ctx.params.id!.toLowerCase();
+  const id = ctx.params.id!;
   if (!isUuid(id)) throw notFound('server');
   return id;
 };
 
 export function serversRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
-  router.use(authenticate(deps), requirePermission('servers.manage'));
+  router.use(authenticate(deps));
+  const read = requirePermission('servers.read');
+  const manage = requirePermission('servers.manage');
   const now = () => deps.clock.now();
 
-  router.get('/', async (ctx) => {
-    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) };
+  router.get('/', read, async (ctx) => {
+    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(ctx, s, now())) };
   });
 
-  router.post('/', jsonBody, async (ctx) => {
+  router.post('/', manage, jsonBody, async (ctx) => {
     const { server, ingestToken } = await registerServer(deps, principalOf(ctx).accountId, createBody(ctx));
+    await requestServerSync(deps.db, [server.id], 'both', new Date(now()).toISOString());
     await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name } });
     const managed = (await findManagedServer(deps.db, principalOf(ctx).accountId, server.id))!;
     ctx.status = 201;
-    ctx.body = { server: view(managed, now()), ingestToken };
+    ctx.body = { server: view(ctx, managed, now()), ingestToken };
   });
 
-  router.get('/:id', async (ctx) => {
+  router.get('/:id', read, async (ctx) => {
     const server = await findManagedServer(deps.db, principalOf(ctx).accountId, serverIdOf(ctx));
     if (!server) throw notFound('server');
-    ctx.body = view(server, now());
+    ctx.body = view(ctx, server, now());
   });
 
-  router.patch('/:id', jsonBody, async (ctx) => {
+  router.patch('/:id', manage, jsonBody, async (ctx) => {
     const change = updateBody(ctx);
     const server = await updateManagedServer(deps.db, principalOf(ctx).accountId, serverIdOf(ctx), change);
     if (!server) throw notFound('server');
     await dropServerCaches(deps, server.id);
+    // A new file path is synced (and its first sync imports what the file holds).
+    if ('banFilePath' in change || 'priorityFilePath' in change) {
+      await requestServerSync(deps.db, [server.id], 'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority', new Date(now()).toISOString());
+    }
     await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change) } });
-    ctx.body = view(server, now());
+    ctx.body = view(ctx, server, now());
   });
 
-  router.delete('/:id', async (ctx) => {
+  router.delete('/:id', manage, async (ctx) => {
     const serverId = serverIdOf(ctx);
     if (!(await revokeServer(deps, principalOf(ctx).accountId, serverId))) throw notFound('server');
     await auditAction(deps, ctx, { action: 'server.revoke', target: { type: 'server', id: serverId } });
     ctx.status = 204;
   });
 
-  router.post('/:id/ingest-token', async (ctx) => {
+  router.post('/:id/ingest-token', manage, async (ctx) => {
     const serverId = serverIdOf(ctx);
     const ingestToken = await rotateIngestToken(deps, principalOf(ctx).accountId, serverId);
     if (!ingestToken) throw notFound('server');

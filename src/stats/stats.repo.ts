@@ -31,6 +31,7 @@ const toTotals = (r: TotalsRow): PlayerTotals => ({
 });
 
 export async function loadTotals(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, PlayerTotals>> {
+  if (platformIds.length === 0) return new Map();
   const { rows } = await db.query<TotalsRow>({
     name: 'totals-by-ids',
     // A join on the unnested ids probes the primary key once per id, also while the table's
@@ -52,6 +53,7 @@ export async function totalsPage(db: Queryable, serverId: string, afterPlatformI
 }
 
 export async function saveTotals(db: Queryable, serverId: string, totals: Map<string, PlayerTotals>): Promise<void> {
+  if (totals.size === 0) return;
   const entries = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   await db.query({
@@ -74,4 +76,34 @@ export async function saveTotals(db: Queryable, serverId: string, totals: Map<st
       col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
     ],
   });
+}
+
+/**
+ * Adds what a batch changed for players without presence events to their stored totals, in one
+ * statement and without reading them first: counters add up, the name follows the newer event,
+ * presence stays as stored. Returns the totals as stored afterwards. Run under the server's lock.
+ */
+export async function addTotals(db: Queryable, serverId: string, deltas: Map<string, PlayerTotals>): Promise<Map<string, PlayerTotals>> {
+  if (deltas.size === 0) return new Map();
+  const entries = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
+  const newer = 'excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at)';
+  const { rows } = await db.query<TotalsRow>({
+    name: 'totals-add',
+    text: `INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
+             shots_fired, shots_hit, name_at)
+           SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::bigint[], $9::bigint[], $10::timestamptz[])
+           ON CONFLICT (server_id, platform_id) DO UPDATE SET
+             kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
+             kill_distance_sum = sp.kill_distance_sum + excluded.kill_distance_sum,
+             shots_fired = sp.shots_fired + excluded.shots_fired, shots_hit = sp.shots_hit + excluded.shots_hit,
+             name = CASE WHEN ${newer} THEN excluded.name ELSE sp.name END,
+             name_at = CASE WHEN ${newer} THEN excluded.name_at ELSE sp.name_at END
+           RETURNING ${columns}`,
+    values: [
+      serverId, entries.map(([id]) => id), col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
+      col((t) => t.killDistanceSum), col((t) => t.shotsFired), col((t) => t.shotsHit), col((t) => isoOf(t.nameAtMs)),
+    ],
+  });
+  return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
 }

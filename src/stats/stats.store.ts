@@ -1,5 +1,6 @@
-// Redis side of player totals: writes a server's changed state through apply-server-state.lua,
-// and reads leaderboard slices and online players back.
+// Redis side of player totals: writes a server's changed state through apply-server-state.lua
+// (versioned, see there), and reads leaderboard slices and online players back.
+import { randomUUID } from 'node:crypto';
 import type { AppRedis } from '../store/redis.ts';
 import { serverKeys } from '../store/keys.ts';
 import { leaderboardSorts, rankingMemberOf, rankingScores } from './ranking.ts';
@@ -21,8 +22,9 @@ interface StoredTotals {
 const encode = (t: PlayerTotals): string =>
   JSON.stringify({ n: t.name, k: t.kills, d: t.deaths, h: t.headshots, ds: t.killDistanceSum, ps: t.playSeconds, sf: t.shotsFired, sh: t.shotsHit } satisfies StoredTotals);
 
-export function decodeTotals(json: string): PlayerTotals {
-  const s = JSON.parse(json) as Partial<StoredTotals>;
+/** Totals out of a stored value "<version>|<member>|<json>" (the json is the third part). */
+export function decodeTotals(value: string): PlayerTotals {
+  const s = JSON.parse(value.slice(value.indexOf('|', value.indexOf('|') + 1) + 1)) as Partial<StoredTotals>;
   // Fields set one by one: a spread followed by more fields takes V8's slow path (several us).
   const t = emptyTotals();
   t.name = s.n ?? null;
@@ -38,49 +40,67 @@ export function decodeTotals(json: string): PlayerTotals {
 
 const keysOf = (serverId: string) => {
   const k = serverKeys(serverId);
-  return [k.players, ...leaderboardSorts.map((s) => k.leaderboard(s)), k.online, k.status, k.pages, k.generation];
+  return [k.players, ...leaderboardSorts.map((s) => k.leaderboard(s)), k.online, k.status, k.pages, k.generation, k.meta, k.applied];
 };
 
 /**
- * Writes absolute totals (and the status record, if given). `previous` holds the ranking member
- * each player had before (as stored), so a changed one is taken out of the rankings. Online-window
- * entries older than staleBeforeMs are dropped on the way.
+ * How a write relates to the server's derived state: `batch` applies one ingested batch's changes
+ * (skipped while the state is missing or being rebuilt), `rebuild` writes a page of a rebuild,
+ * `rebuilt` ends a rebuild and marks every version up to `version` as applied.
+ */
+export type WriteMode = 'batch' | 'rebuild' | 'rebuilt';
+
+/**
+ * Writes absolute totals (and the status record, if given) tagged with `version`. Online-window
+ * entries older than staleBeforeMs are dropped on the way. Returns false when the server's derived
+ * state is missing or being rebuilt, so the batch was left to the rebuild.
  */
 export async function writeServerState(
-  redis: AppRedis, serverId: string, totals: Map<string, PlayerTotals>, previous: Map<string, string | null>,
-  staleBeforeMs: number, statusJson = '',
-): Promise<void> {
+  redis: AppRedis, serverId: string, version: number, mode: WriteMode, totals: Map<string, PlayerTotals>,
+  staleBeforeMs: number, statusJson = '', rebuildToken = '',
+): Promise<boolean> {
   const players: (string | number)[][] = [];
-  const online: (string | number)[][] = [];
-  const offline: string[] = [];
   for (const [platformId, t] of totals) {
-    const member = rankingMemberOf(platformId, t);
     const scores = rankingScores(t);
-    players.push([platformId, encode(t), member ?? '', previous.get(platformId) ?? '', scores.points, scores.kd, scores.kills]);
-    if (t.onlineAtMs === null) offline.push(platformId);
-    else online.push([platformId, t.onlineAtMs]);
+    players.push([platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.points, scores.kd, scores.kills, t.onlineAtMs ?? -1]);
   }
-  await redis.applyServerState(...keysOf(serverId), JSON.stringify({ players, online, offline, status: statusJson }), staleBeforeMs);
+  const payload = JSON.stringify({ version, mode, token: rebuildToken, players, status: statusJson });
+  return (await redis.applyServerState(...keysOf(serverId), payload, staleBeforeMs)) !== -1;
 }
 
-/** Removes every derived key of a server (before a rebuild). */
-export async function clearServerState(redis: AppRedis, serverId: string): Promise<void> {
-  await redis.del(...keysOf(serverId));
+/**
+ * Starts a rebuild: every derived key of the server goes (the page generation moves on instead, so
+ * a page computed before can never be stored as current), and readers see it as being rebuilt.
+ * Returns the rebuild's token: its writes are refused once another rebuild took over.
+ */
+export async function beginServerRebuild(redis: AppRedis, serverId: string): Promise<string> {
+  const token = randomUUID();
+  const k = serverKeys(serverId);
+  await redis.multi().del(...keysOf(serverId).filter((key) => key !== k.generation)).incr(k.generation).hset(k.meta, 'r', token).exec();
+  return token;
+}
+
+/** The highest batch version up to which the server's Redis state is complete, or null when missing or rebuilding. */
+export async function appliedVersion(redis: AppRedis, serverId: string): Promise<number | null> {
+  const [w, rebuilding] = await redis.hmget(serverKeys(serverId).meta, 'w', 'r');
+  return w === null || rebuilding !== null ? null : Number(w);
 }
 
 export interface LeaderboardSlice {
   total: number;
   generation: string;
+  /** False while the server's derived state is missing or being rebuilt. */
+  present: boolean;
   players: [string, PlayerTotals][];
 }
 
 export async function leaderboardSlice(redis: AppRedis, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<LeaderboardSlice> {
   const k = serverKeys(serverId);
-  const reply = (await redis.leaderboardSlice(k.leaderboard(sort), k.players, k.generation, offset, limit)) as [number, string, ...string[]];
-  const [total, generation, ...flat] = reply;
+  const reply = (await redis.leaderboardSlice(k.leaderboard(sort), k.players, k.generation, k.meta, offset, limit)) as [number, string, string, ...string[]];
+  const [total, generation, applied, ...flat] = reply;
   const players: [string, PlayerTotals][] = [];
   for (let i = 0; i < flat.length; i += 2) players.push([flat[i]!, decodeTotals(flat[i + 1]!)]);
-  return { total, generation, players };
+  return { total, generation, present: applied !== '', players };
 }
 
 /** The server's change counter; read it before computing a page to be stored with storePage. */
@@ -89,18 +109,29 @@ export const pageGeneration = async (redis: AppRedis, serverId: string) => (awai
 /** A rendered page, if one is cached for the server's current state. */
 export const cachedPage = (redis: AppRedis, serverId: string, field: string) => redis.hget(serverKeys(serverId).pages, field);
 
+/** Pages a server keeps rendered in Redis at most; further pages are served but not kept. */
+export const maxStoredPages = 64;
+
 export async function storePage(redis: AppRedis, serverId: string, generation: string, field: string, page: string, ttlMs: number): Promise<void> {
   const k = serverKeys(serverId);
-  await redis.storePage(k.pages, k.generation, generation, field, page, ttlMs);
+  await redis.storePage(k.pages, k.generation, generation, field, page, ttlMs, maxStoredPages);
 }
 
-export async function onlinePlayers(redis: AppRedis, serverId: string, sinceMs: number): Promise<{ platformId: string; name: string }[]> {
+export interface OnlineList {
+  players: { platformId: string; name: string }[];
+  /** Last presence (ms) of the longest-idle listed player; null when nobody is online. */
+  oldestMs: number | null;
+}
+
+/** Players seen since a time, most recent first; undefined while the derived state is missing or being rebuilt. */
+export async function onlinePlayers(redis: AppRedis, serverId: string, sinceMs: number): Promise<OnlineList | undefined> {
   const k = serverKeys(serverId);
-  const flat = (await redis.onlinePlayers(k.online, k.players, sinceMs)) as string[];
+  const [applied, oldest, ...flat] = (await redis.onlinePlayers(k.online, k.players, k.meta, sinceMs)) as string[];
+  if (applied === '') return undefined;
   const players: { platformId: string; name: string }[] = [];
   for (let i = 0; i < flat.length; i += 2) {
     const platformId = flat[i]!;
     players.push({ platformId, name: decodeTotals(flat[i + 1]!).name ?? platformId });
   }
-  return players;
+  return { players, oldestMs: oldest === '' ? null : Number(oldest) };
 }

@@ -58,6 +58,10 @@ export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly 
         if (event.isHeadshot) killer.headshots += 1;
         break;
       }
+      case 'death':
+        // A death with no player killer: the player's deaths (and so their rank), never anyone's kill.
+        of(event.player.platformId, event.tsMs, event.player.name).deaths += 1;
+        break;
       case 'shots': {
         const shooter = of(event.platformId, event.tsMs);
         shooter.shotsFired += event.fired;

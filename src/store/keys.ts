@@ -1,18 +1,24 @@
 // The Redis key layout. Keys of one game server share the hash tag {srv:<id>} so the layout
 // works unchanged on Redis Cluster.
 //
-//   {srv:<id>}:players       hash  platformId -> JSON player totals (name, kills, deaths, ...)
+//   {srv:<id>}:players       hash  platformId -> "<version>|<ranking member>|<JSON totals>"
 //   {srv:<id>}:lb:<sort>     zset  ranking member -> -(sort value); see data-api/leaderboard.ts
 //   {srv:<id>}:online        zset  platformId -> ms of the player's last presence event
 //   {srv:<id>}:status        string JSON of the server's status record
 //   {srv:<id>}:pages         hash  rendered Data API pages, dropped by every change to the server
 //   {srv:<id>}:gen           int   bumped with every change; a page computed under an older one is not stored
+//   {srv:<id>}:derived       hash  w (every batch version up to w applied), sv (status version), r (rebuilding)
+//   {srv:<id>}:applied       set   batch versions above w applied early (out of order)
 //   rl:{<scope>:<id>}:<n>    int   requests in sliding-window slot n
 //   lockout:{<pair>}:fails   list  failed login times of one (IP, username) pair in the last 10 min
 //   lockout:{<pair>}:state   hash  until, level, lastLock of that pair's lockout
+//   lockout:{<pair>}:pending zset  attempt id -> expiry ms: sign-ins of the pair whose password is being checked
 //   operator:data-api        "1"/"0" the runtime Data API switch (and the pub/sub channel of its changes)
-//   meta:derived             marker: derived state was built; missing means Redis came back empty
+//   meta:lagging             hash  serverId -> "<version>:<ms>": since when its derived state lags PostgreSQL
 //   lock:<job>               worker job lock
+//   trust:{p:<platformId>}:score  string staleAtMs, proof and rendered TrustScore body, one a line (TTL until stale)
+//   trust:{p:<platformId>}:ver    int   bumped when the player's evidence changes; a score computed under an older one is not stored
+//   chat:sig:<signature>     a chat-bot signature already used (kept for twice the 300 s window)
 import type { LeaderboardSort } from '../stats/ranking.ts';
 
 export const serverKeys = (serverId: string) => {
@@ -24,11 +30,15 @@ export const serverKeys = (serverId: string) => {
     status: `${tag}:status`,
     pages: `${tag}:pages`,
     generation: `${tag}:gen`,
+    meta: `${tag}:derived`,
+    applied: `${tag}:applied`,
   };
 };
 
 export const rateKey = (scope: string, id: string, slot: number) => `rl:{${scope}:${id}}:${slot}`;
-export const lockoutKeys = (pair: string) => ({ failures: `lockout:{${pair}}:fails`, state: `lockout:{${pair}}:state` });
+export const lockoutKeys = (pair: string) => ({ failures: `lockout:{${pair}}:fails`, state: `lockout:{${pair}}:state`, pending: `lockout:{${pair}}:pending` });
 export const dataApiSwitchKey = 'operator:data-api';
-export const derivedMarkerKey = 'meta:derived';
+export const laggingServersKey = 'meta:lagging';
 export const jobLockKey = (job: string) => `lock:${job}`;
+export const chatSignatureKey = (signature: string) => `chat:sig:${signature}`;
+export const trustScoreKeys = (platformId: string) => ({ score: `trust:{p:${platformId}}:score`, version: `trust:{p:${platformId}}:ver` });

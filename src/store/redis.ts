@@ -4,12 +4,13 @@ import { Redis } from 'ioredis';
 
 const scripts = {
   slidingWindow: { file: '../http/sliding-window.lua', keys: 2 },
-  applyServerState: { file: '../stats/apply-server-state.lua', keys: 8 },
-  leaderboardSlice: { file: '../stats/leaderboard-slice.lua', keys: 3 },
+  applyServerState: { file: '../stats/apply-server-state.lua', keys: 10 },
+  leaderboardSlice: { file: '../stats/leaderboard-slice.lua', keys: 4 },
   storePage: { file: '../stats/store-page.lua', keys: 2 },
-  onlinePlayers: { file: '../stats/online-players.lua', keys: 2 },
+  onlinePlayers: { file: '../stats/online-players.lua', keys: 3 },
   releaseLock: { file: './release-lock.lua', keys: 1 },
-  loginAttempt: { file: '../auth/login-attempt.lua', keys: 2 },
+  loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
+  storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
 } as const;
 
 type ScriptReply = Promise<unknown>;

@@ -1,6 +1,7 @@
 // SQL for controller users.
 import type { Queryable } from '../store/db.ts';
 import type { Role } from '../auth/permissions.ts';
+import { canonicalUsername } from './username.ts';
 
 export interface User {
   id: string;
@@ -19,17 +20,18 @@ const columns = 'u.id, u.account_id AS "accountId", u.username, u.role, u.create
 
 export async function insertUser(db: Queryable, accountId: string, username: string, passwordHash: string, role: Role): Promise<User> {
   const { rows } = await db.query<User>(
-    `INSERT INTO users AS u (account_id, username, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
-    [accountId, username, passwordHash, role],
+    `INSERT INTO users AS u (account_id, username, username_key, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
+    [accountId, username, canonicalUsername(username), passwordHash, role],
   );
   return rows[0]!;
 }
 
+/** The live user a sign-in name means, by its canonical form (src/users/username.ts). */
 export async function findUserForLogin(db: Queryable, username: string): Promise<UserWithSecret | undefined> {
   const { rows } = await db.query<UserWithSecret>(
     `SELECT ${columns}, u.password_hash AS "passwordHash", a.is_operator AS "isOperator"
-     FROM users u JOIN accounts a ON a.id = u.account_id WHERE lower(u.username) = lower($1) AND u.deleted_at IS NULL`,
-    [username],
+     FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.username_key = $1 AND u.deleted_at IS NULL`,
+    [canonicalUsername(username)],
   );
   return rows[0];
 }

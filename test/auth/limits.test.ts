@@ -101,17 +101,24 @@ function slidingAllowance(limit: number, previous: number, elapsedMs: number, wi
 }
 
 test.serial('the controller default: 600 requests per minute per IP pass, the 601st is refused', async (t) => {
-  big.clock.set(windowStart(big) + 1000);
+  const start = windowStart(big) + 1000;
+  big.clock.set(start);
   const statuses = await burst(600, () => probe(big, '198.51.100.1'));
   t.is(count(statuses, 401), 600, `statuses: ${[...new Set(statuses)].join(',')}`);
   const refused = await health(big, '198.51.100.1');
-  t.is(assertRateLimited(t, refused, '601st'), 59, 'the rest of the window, in seconds');
+  // The window ends in 59 s, where the 600 still weigh 600; 0.1 s later one request fits.
+  t.is(assertRateLimited(t, refused, '601st'), 60, 'the time until a request is admitted, in whole seconds');
   // Every /api path of that IP is refused now, whatever its route.
   assertRateLimited(t, await from(big.http.get('/api/setup/status'), '198.51.100.1'), 'setup status');
   assertRateLimited(t, await from(big.http.get('/api/servers'), '198.51.100.1'), 'servers');
   assertRateLimited(t, await from(big.http.get('/api/no-such-route'), '198.51.100.1'), 'an unknown /api path');
   // Another IP has its own budget.
   t.is((await health(big, '198.51.100.2')).status, 200);
+  // A client that waits Retry-After is admitted; a second less is not enough.
+  big.clock.set(start + 59_000);
+  assertRateLimited(t, await health(big, '198.51.100.1'), 'after 59 s');
+  big.clock.set(start + 60_000);
+  t.is((await probe(big, '198.51.100.1')).status, 401, 'after Retry-After: past the limiter');
 });
 
 test.serial('the window slides: a full burst at the end of a minute still counts after the boundary', async (t) => {

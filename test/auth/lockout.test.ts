@@ -264,3 +264,55 @@ test('login answers 503 when Redis is unreachable, even with the right password'
   const { rows } = await env.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'erin'");
   t.is(rows[0]!.n, 0);
 });
+
+test('one canonical username: a locked name is not unlocked by a look-alike (U+0130, fullwidth, case)', async (t) => {
+  const env = await ownEnv(t);
+  await lockNow(t, env, 'dave');
+  assertLocked(t, await env.login('dave', wrong), 60, 'the 6th attempt');
+  // "İ" lower-cases to "i" + U+0307 in JavaScript and to "i" in some databases: it means nobody.
+  assertInvalid(t, await env.login('dav\u0130', password), 'U+0130 with the right password');
+  assertInvalid(t, await env.login('DAV\u0130', password), 'upper case with U+0130');
+  // Compatibility and case forms fold to the same user and the same lock.
+  assertLocked(t, await env.login('ｄａｖｅ', password), 60, 'fullwidth');
+  assertLocked(t, await env.login('DAVE', password), 60, 'upper case');
+  env.clock.advance(minute);
+  t.is((await env.login('ＤＡＶＥ', password)).status, 200, 'after the lock, any form of the name signs in');
+});
+
+test('20 concurrent wrong passwords for one pair: exactly 5 are checked, the rest refused, and the pair locks', async (t) => {
+  const env = await ownEnv(t);
+  const answers = await Promise.all(Array.from({ length: 20 }, () => env.login('erin', wrong)));
+  const statuses = answers.map((r) => r.status).sort();
+  t.is(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+  t.is(statuses.filter((s) => s === 429).length, 15);
+  assertLocked(t, await env.login('erin', password), 60, 'locked after the burst');
+});
+
+test('IPv6: the lockout counts a client by its /64, like the per-IP limits', async (t) => {
+  const env = await ownEnv(t);
+  await lockNow(t, env, 'carol', '2001:db8:cccc:1::1');
+  assertLocked(t, await env.login('carol', password, '2001:db8:cccc:1::2'), 60, 'another address of the same /64');
+  assertLocked(t, await env.login('carol', password, '2001:db8:cccc:1:ffff:ffff:ffff:ffff'), 60, 'the last address of the /64');
+  t.is((await env.login('carol', password, '2001:db8:cccc:2::1')).status, 200, 'another /64 is another client');
+});
+
+test('failed sign-ins of a known user and the lockout they start are in its account audit log', async (t) => {
+  const env = await ownEnv(t);
+  await lockNow(t, env, 'bob', '198.51.100.77');
+  const { rows } = await env.deps.db.query<{ action: string; actor_name: string; target_id: string; ip: string; details: Record<string, unknown> }>(
+    `SELECT action, actor_name, target_id, ip, details FROM audit_log a JOIN users u ON u.id::text = a.target_id
+     WHERE u.username = 'bob' AND a.account_id = u.account_id ORDER BY a.id`);
+  t.deepEqual(rows.map((r) => r.action), [...Array(5).fill('auth.login-failed'), 'auth.lockout']);
+  t.true(rows.every((r) => r.actor_name === 'bob' && r.ip === '198.51.100.77'));
+  t.deepEqual(rows.at(-1)!.details, { seconds: 60 });
+  t.false(JSON.stringify(rows).includes(wrong), 'no password in the audit log');
+});
+
+test('an attempt whose check fails in a store (500) ends its reservation: it neither counts nor blocks the next sign-ins', async (t) => {
+  const env = await ownEnv(t);
+  await env.deps.db.query('ALTER TABLE users RENAME TO users_away');
+  for (let i = 0; i < 6; i++) t.is((await env.login('alice', password)).status, 500);
+  await env.deps.db.query('ALTER TABLE users_away RENAME TO users');
+  const res = await env.login('alice', password);
+  t.is(res.status, 200, JSON.stringify(res.body));
+});

@@ -303,15 +303,16 @@ test('users: a role change takes effect; the demoted user keeps none of the old 
   const name = `admin-${tag()}`;
   const id = (await api(t, env, owner, 'post', '/api/users', { username: name, password, role: 'admin' })).body.id as string;
   const asAdmin = await signIn(env, name);
-  t.is((await api(t, env, asAdmin, 'get', '/api/servers')).status, 200);
+  t.is((await api(t, env, asAdmin, 'post', '/api/servers', { name: 'by the admin' })).status, 201);
 
   const demoted = await api(t, env, owner, 'patch', `/api/users/${id}`, { role: 'viewer' });
   t.is(demoted.status, 200);
   t.is(demoted.body.role, 'viewer');
   t.deepEqual((await latestAudit(t, owner))[0]!.details, { changed: ['role'], role: 'viewer' });
-  t.true([401, 403].includes((await api(t, env, asAdmin, 'get', '/api/servers')).status), 'the old session no longer manages servers');
+  t.true([401, 403].includes((await api(t, env, asAdmin, 'post', '/api/servers', { name: 'again' })).status), 'the old session no longer manages servers');
   const asViewer = await signIn(env, name);
-  assertError(t, await api(t, env, asViewer, 'get', '/api/servers'), 403, 'FORBIDDEN');
+  assertError(t, await api(t, env, asViewer, 'post', '/api/servers', { name: 'as viewer' }), 403, 'FORBIDDEN');
+  t.is((await api(t, env, asViewer, 'get', '/api/servers')).status, 200, 'a viewer reads the servers');
 
   t.is((await api(t, env, owner, 'patch', `/api/users/${id}`, { role: 'owner', password: 'owner password 42' })).status, 200);
   const asOwner = await signIn(env, name, 'owner password 42');

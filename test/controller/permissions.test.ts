@@ -15,15 +15,15 @@ import { assertError } from '../helpers/data-api.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema } from '../helpers/seed.ts';
 
-type Perm = 'users.manage' | 'apikeys.manage' | 'servers.manage' | 'audit.read' | 'accounts.manage' | 'partners.manage';
+type Perm = 'users.manage' | 'apikeys.manage' | 'servers.manage' | 'servers.read' | 'audit.read' | 'accounts.manage' | 'partners.manage';
 type Role = 'owner' | 'admin' | 'moderator' | 'viewer';
 
 /** DESIGN 4, written out here (not read from src), for the permissions these routes need. */
 const granted: Record<Role, Perm[]> = {
-  owner: ['users.manage', 'apikeys.manage', 'servers.manage', 'audit.read'],
-  admin: ['apikeys.manage', 'servers.manage', 'audit.read'],
-  moderator: [],
-  viewer: [],
+  owner: ['users.manage', 'apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],
+  admin: ['apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],
+  moderator: ['servers.read'],
+  viewer: ['servers.read'],
 };
 /** Held in addition by owners of the network operator's account only. */
 const network: Perm[] = ['accounts.manage', 'partners.manage'];
@@ -66,9 +66,9 @@ const routes: Route[] = [
   { method: 'post', path: '/api/account/api-keys', needs: ['apikeys.manage'], body: () => ({ name: 'standard key' }), ok: [201, 'api-key-created.json'] },
   { method: 'post', path: '/api/account/api-keys', needs: ['apikeys.manage', 'partners.manage'], body: () => ({ name: 'partner key', tier: 'partner' }), ok: [201, 'api-key-created.json'] },
   { method: 'delete', path: '/api/account/api-keys/:id', needs: ['apikeys.manage'], target: freshKey, ok: [204] },
-  { method: 'get', path: '/api/servers', needs: ['servers.manage'], ok: [200, 'managed-server-list.json'] },
+  { method: 'get', path: '/api/servers', needs: ['servers.read'], ok: [200, 'managed-server-list.json'] },
   { method: 'post', path: '/api/servers', needs: ['servers.manage'], body: () => ({ name: 'new server' }), ok: [201, 'server-created.json'] },
-  { method: 'get', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, ok: [200, 'managed-server.json'] },
+  { method: 'get', path: '/api/servers/:id', needs: ['servers.read'], target: freshServer, ok: [200, 'managed-server.json'] },
   { method: 'patch', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, body: () => ({ name: 'renamed' }), ok: [200, 'managed-server.json'] },
   { method: 'delete', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, ok: [204] },
   { method: 'post', path: '/api/servers/:id/ingest-token', needs: ['servers.manage'], target: freshServer, ok: [200, 'ingest-token.json'] },
@@ -143,3 +143,14 @@ for (const route of routes) {
     assertError(t, cookie, 401, 'UNAUTHORIZED', 'forged cookie');
   });
 }
+
+test('readers see servers without the restart command, which may carry an RCon password; managers see it', async (t) => {
+  const viewer = principals.find((p) => p.label === 'community viewer')!;
+  const { server } = await registerServer(env.deps, viewer.session.accountId, { name: 'with command', restartCommand: 'restart.sh --rcon-password hunter2' });
+  const seen = await call(env, viewer.session, 'get', `/api/servers/${server.id}`);
+  t.is(seen.status, 200);
+  t.is(seen.body.restartCommand, null);
+  t.false(JSON.stringify((await call(env, viewer.session, 'get', '/api/servers')).body).includes('hunter2'));
+  const admin = await userWithRole(env, 'admin', viewer.session.accountId);
+  t.is((await call(env, admin, 'get', `/api/servers/${server.id}`)).body.restartCommand, 'restart.sh --rcon-password hunter2');
+});

@@ -3,6 +3,7 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { mintApiKey } from '../../src/accounts/api-key.ts';
 import { serverKeys } from '../../src/store/keys.ts';
+import { maxStoredPages } from '../../src/stats/stats.store.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/seed.ts';
@@ -228,4 +229,31 @@ test('a cached page is refreshed once new kills are ingested', async (t) => {
   // A change that touches only presence still drops the cache, and nothing is served stale.
   t.is((await ingest(env, a, [ev.presence('player.heartbeat', now - 500, 1, { name: 'renamed' })])).status, 200);
   t.is((await board(t, a)).players[1]!.name, 'renamed');
+});
+
+test('the page cache is bounded: distinct offsets and limits keep at most maxStoredPages pages, and its expiry is not renewed', async (t) => {
+  // In-process reads kept a minute, so the walk cannot outlive them.
+  const own = await testEnv({ PAGE_CACHE_MS: '60000' });
+  t.teardown(own.close);
+  const env = own;
+  const board = async (t: ExecutionContext, a: Pick<Tenant, 'key' | 'serverId'>, query: string) => {
+    const res = await dataGet(env, a, `/servers/${a.serverId}/leaderboard${query}`);
+    t.is(res.status, 200, `leaderboard${query}: ${JSON.stringify(res.body).slice(0, 200)}`);
+    return res.body as Page;
+  };
+  const a = await tenant(env.deps, 'partner'); // 600 requests a minute: room for the walk
+  const now = env.clock.now();
+  t.is((await ingest(env, a, [ev.kill(now - 5000, 1, 2)])).status, 200);
+  const k = serverKeys(a.serverId);
+  await board(t, a, '?offset=0&limit=1');
+  const firstTtl = await env.deps.redis.pttl(k.pages);
+  t.true(firstTtl > 0);
+  for (let offset = 1; offset <= maxStoredPages + 40; offset++) await board(t, a, `?offset=${offset}&limit=${1 + (offset % 3)}`);
+  t.is(await env.deps.redis.hlen(k.pages), maxStoredPages, 'the hash stops growing at the cap');
+  t.true(await env.deps.redis.pttl(k.pages) <= firstTtl, 'the expiry set on creation is not extended');
+  const local = env.deps.caches.serverReads.get(a.serverId);
+  t.truthy(local, 'the in-process copy is there');
+  t.true(local!.size <= maxStoredPages + 1, 'the in-process copy is bounded too');
+  // Pages past the cap are still served correctly.
+  t.deepEqual((await board(t, a, '?offset=0&limit=25')).players.map((p) => p.platformId), [player(1).platformId, player(2).platformId]);
 });

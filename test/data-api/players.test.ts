@@ -152,3 +152,20 @@ test('a late heartbeat older than the disconnect does not bring the player back 
   t.is((await ingest(env, a, [ev.presence('player.heartbeat', now - 900, 1)])).status, 200);
   t.deepEqual(await online(t, a), { players: [], count: 0 });
 });
+
+test.serial('the list is rendered once per change and kept until its longest-idle player would leave the window', async (t) => {
+  const a = await tenant(env.deps);
+  const start = env.clock.now();
+  t.is((await ingest(env, a, [ev.presence('player.connect', start - 30_000, 1), ev.presence('player.connect', start, 2)])).status, 200);
+  t.deepEqual(ids(await online(t, a)), [player(1).platformId, player(2).platformId]);
+  const stored = await env.deps.redis.hget(serverKeys(a.serverId).pages, 'online');
+  t.is(stored?.split('|')[0], String(start - 30_000 + 90_000), 'kept until player 1 leaves the window');
+  // Served from the cache until then; at that moment rendered anew without player 1.
+  env.clock.set(start + 59_999);
+  t.is((await online(t, a)).count, 2);
+  env.clock.set(start + 60_001);
+  t.deepEqual(ids(await online(t, a)), [player(2).platformId]);
+  // A change drops the page at once.
+  t.is((await ingest(env, a, [ev.presence('player.disconnect', start + 60_002, 2)])).status, 200);
+  t.deepEqual(await online(t, a), { players: [], count: 0 });
+});

@@ -1,14 +1,15 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { pino } from 'pino';
-import { derivedStateMissing, rebuildDerivedState } from '../../src/derived/rebuild.ts';
+import { rebuildDerivedState } from '../../src/derived/rebuild.ts';
 import { eventIdRetentionMs, pruneIngestEventIds } from '../../src/derived/prune.ts';
 import { revokeServer } from '../../src/servers/server.ts';
-import { derivedMarkerKey, jobLockKey, serverKeys } from '../../src/store/keys.ts';
+import { jobLockKey, serverKeys } from '../../src/store/keys.ts';
 import { jobs, runJob } from '../../workers/main.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ev, ingest, tenant } from '../helpers/seed.ts';
+import { assertError } from '../helpers/data-api.ts';
 import type { Tenant } from '../helpers/seed.ts';
 import { deleteAllKeys, prefixedKeys, redisDump } from '../helpers/stores.ts';
 
@@ -93,13 +94,11 @@ function spyLog() {
   return { log, lines };
 }
 
-const rebuildJob = () => jobs.find((j) => j.name === 'rebuild-derived-state')!;
 
 test.serial('after Redis loses everything, rebuildDerivedState answers exactly as before', async (t) => {
   const a = await seeded(t);
   const b = await seeded(t);
   await rebuildDerivedState(env.deps);
-  t.false(await derivedStateMissing(env.deps));
   const before = { a: await answers(t, a), b: await answers(t, b) };
   const keysBefore = { a: await derivedKeys(a), b: await derivedKeys(b) };
   t.is(Object.keys(keysBefore.a).length, 6, 'every derived key of the server exists');
@@ -111,18 +110,17 @@ test.serial('after Redis loses everything, rebuildDerivedState answers exactly a
 
   t.true((await deleteAllKeys(env.deps)) > 0);
   t.deepEqual(await prefixedKeys(env.deps), []);
-  t.true(await derivedStateMissing(env.deps));
-  // With Redis empty the derived routes have nothing to show.
-  const empty = await dataGet(env, a, `/servers/${a.serverId}/leaderboard`);
-  t.is(empty.status, 200);
-  t.is(empty.body.total, 0);
-  t.is((await dataGet(env, a, `/servers/${a.serverId}/players`)).body.count, 0);
+  // With Redis empty the derived routes say so: never an empty or partial 200.
+  for (const path of [`/servers/${a.serverId}/leaderboard`, `/servers/${a.serverId}/players`]) {
+    const res = await dataGet(env, a, path);
+    assertError(t, res, 503, 'REBUILDING', path);
+    t.is(res.headers['retry-after'], '5');
+  }
   await deleteAllKeys(env.deps); // also what those requests cached
 
   const result = await rebuildDerivedState(env.deps);
   t.is(result.servers, 2);
   t.is(result.players, 10);
-  t.false(await derivedStateMissing(env.deps));
   t.deepEqual({ a: await derivedKeys(a), b: await derivedKeys(b) }, keysBefore, 'the rebuilt keys equal the ones ingestion built');
   t.deepEqual({ a: await answers(t, a), b: await answers(t, b) }, before);
 
@@ -146,49 +144,44 @@ test.serial('a rebuild leaves out revoked servers and keeps the others', async (
   t.false((await prefixedKeys(env.deps)).some((k) => k.includes(gone.serverId)), 'no key of the revoked server');
 });
 
-test.serial('the worker job rebuilds when the marker is missing and does nothing while it is present', async (t) => {
+test.serial('the worker job rebuilds a server whose Redis state is gone, and nothing while it is complete', async (t) => {
   const a = await seeded(t);
-  const job = rebuildJob();
-  t.truthy(job);
-  t.deepEqual(jobs.map((j) => j.name).sort(), ['prune-ingest-event-ids', 'rebuild-derived-state']);
+  const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
+  t.deepEqual(jobs.map((j) => j.name).sort(), [
+    'expire-trust-entries',
+    'game-files',
+    'prune-ingest-event-ids',
+    'reconcile-derived-state',
+  ]);
   await rebuildDerivedState(env.deps);
   const before = await answers(t, a);
 
-  // Marker missing: the job rebuilds.
+  // Everything gone: the job rebuilds at once, and says so.
   await deleteAllKeys(env.deps);
   const missing = spyLog();
   await runJob({ ...env.deps, log: missing.log }, job);
   t.deepEqual(missing.lines.filter((l) => l.level >= 50), [], 'no job failure');
   const done = missing.lines.find((l) => l.msg === 'job done');
-  t.is(done?.job, 'rebuild-derived-state');
-  const live = await env.deps.db.query<{ servers: number; players: number }>(
-    `SELECT count(DISTINCT s.id)::int AS servers, count(sp.platform_id)::int AS players
-     FROM servers s LEFT JOIN server_players sp ON sp.server_id = s.id WHERE s.revoked_at IS NULL`,
-  );
-  t.deepEqual(done?.result, live.rows[0]);
-  t.false(await derivedStateMissing(env.deps));
+  t.is(done?.job, 'reconcile-derived-state');
+  t.true((done?.result as { rebuilt: string[] }).rebuilt.includes(a.serverId));
   t.deepEqual(await answers(t, a), before);
   t.false((await prefixedKeys(env.deps)).includes(jobLockKey(job.name)), 'the job lock is released');
 
-  // Marker present: the job leaves Redis alone, even when a server's keys are gone.
-  const marker = await env.deps.redis.get(derivedMarkerKey);
-  const k = serverKeys(a.serverId);
-  await env.deps.redis.del(k.players, k.leaderboard('points'), k.leaderboard('kd'), k.leaderboard('kills'), k.pages);
+  // Complete: the job leaves Redis alone and logs nothing.
+  const dump = await derivedKeys(a);
   const present = spyLog();
   await runJob({ ...env.deps, log: present.log }, job);
   t.deepEqual(present.lines, [], 'nothing done, nothing logged');
-  t.is(await env.deps.redis.get(derivedMarkerKey), marker);
-  t.is(await env.deps.redis.exists(k.players), 0, 'nothing rebuilt');
-  t.is((await dataGet(env, a, `/servers/${a.serverId}/leaderboard`)).body.total, 0);
+  t.deepEqual(await derivedKeys(a), dump);
 
-  // Another worker holding the job lock: this one does nothing, even with the marker missing.
-  await env.deps.redis.del(derivedMarkerKey);
+  // Another worker holding the job lock: this one does nothing, even with the state gone.
+  const k = serverKeys(a.serverId);
+  await env.deps.redis.del(k.players, k.meta, k.leaderboard('points'));
   await env.deps.redis.set(jobLockKey(job.name), 'other-worker', 'PX', 60_000);
   await runJob(env.deps, job);
-  t.true(await derivedStateMissing(env.deps));
+  t.is(await env.deps.redis.exists(k.players), 0, 'nothing rebuilt while the lock is held');
   await env.deps.redis.del(jobLockKey(job.name));
   await runJob(env.deps, job);
-  t.false(await derivedStateMissing(env.deps));
   t.deepEqual(await answers(t, a), before);
 });
 

@@ -1,7 +1,7 @@
 // fast-check generators shared by the property tests: game-server events (valid, broken and
 // arbitrary), date-time texts, query values and URL pieces.
 import fc from 'fast-check';
-import { earliestEventMs } from '../../src/ingest/events.ts';
+import { deathCauses, earliestEventMs } from '../../src/ingest/events.ts';
 
 /** Coordinates every generated event may carry: values no other field ever takes. */
 export const coords = { x: 48213.0625, y: 271.8125, z: 90417.4375 };
@@ -15,6 +15,7 @@ export const normalisedFields: Record<string, string[]> = {
   'player.heartbeat': ['player'],
   kill: ['killer', 'victim', 'weapon', 'distance', 'isHeadshot', 'hitZone'],
   shots: ['platformId', 'fired', 'hits'],
+  death: ['player', 'cause'],
 };
 
 /** Any string: unicode text, ASCII noise, or something that looks like a number or a date. */
@@ -46,7 +47,12 @@ export const dateTimeText = fc
   })
   .map((d) => `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}${d.separator}${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}${d.fraction === undefined ? '' : `.${d.fraction}`}${d.zone}`);
 
-const platformId = fc.stringMatching(/^[A-Za-z0-9:_.-]{1,64}$/);
+/** The three stored forms (schemas/platform-id.json): Steam64, DayZ ID, console id. */
+const platformId = fc.oneof(
+  fc.bigInt({ min: 76561197960265728n, max: 76561202255233023n }).map(String),
+  fc.stringMatching(/^[A-Za-z0-9_-]{43}=$/),
+  fc.stringMatching(/^[0-9A-F]{40}$/),
+);
 // Unicode graphemes may take several code points each (the schemas count code points): a few of
 // them, or ASCII up to the full length.
 const shortText = (maxLength: number, minLength = 0) => fc.oneof(
@@ -89,13 +95,14 @@ export const validEvent = (arrivalMs: number) => {
     ),
     fc.integer({ min: 0, max: 1_000_000 }).chain((fired) =>
       fc.record({ type: fc.constant('shots'), platformId, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }) })),
+    fc.record({ type: fc.constant('death'), platformId, name, cause: fc.constantFrom(...deathCauses) }),
   );
   return fc.tuple(base, typed).map(([b, t]) => ({ ...b.extra, ...coords, ...t, id: b.id, ts: b.ts }) as Record<string, unknown>);
 };
 
 /** A valid event with one field broken, dropped or replaced by an arbitrary value. */
 export const brokenEvent = (arrivalMs: number) =>
-  fc.tuple(validEvent(arrivalMs), fc.constantFrom('id', 'ts', 'type', 'online', 'platformId', 'name', 'killer', 'victim', 'weapon', 'distance', 'fired', 'hits', 'players'), fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText, dateTimeText)))
+  fc.tuple(validEvent(arrivalMs), fc.constantFrom('id', 'ts', 'type', 'online', 'platformId', 'name', 'killer', 'victim', 'weapon', 'distance', 'fired', 'hits', 'players', 'cause'), fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText, dateTimeText)))
     .map(([event, field, value]) => {
       const copy: Record<string, unknown> = { ...event };
       if (value === null) delete copy[field];

@@ -1,6 +1,7 @@
 import test from 'ava';
 
 // Serial: the tests move the one clock of this file's environment.
+import fc from 'fast-check';
 import { takeRateToken } from '../../src/http/rate-limit.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -58,4 +59,29 @@ test.serial('keys and scopes are counted apart', async (t) => {
   t.is(await take('d', 3, 3), 3);
   t.is(await take('e', 3, 3), 3);
   t.true((await takeRateToken(env.deps, 'other', 'd', 3)).allowed);
+});
+
+test.serial('property: a refused client that waits retryAfterMs is admitted, and one that waits a millisecond less is not', async (t) => {
+  let run = 0;
+  await fc.assert(fc.asyncProperty(
+    fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 2 * minute }), { minLength: 1, maxLength: 60 }),
+    async (limit, offsets) => {
+      const id = `p${run++}`;
+      const start = windowStart(env);
+      // Requests at sorted times from the start of a window, until one is refused.
+      for (const at of [...offsets].sort((x, y) => x - y)) {
+        env.clock.set(start + at);
+        const decision = await takeRateToken(env.deps, 'prop', id, limit);
+        if (decision.allowed) continue;
+        if (decision.retryAfterMs > 1) {
+          env.clock.set(start + at + decision.retryAfterMs - 1);
+          if ((await takeRateToken(env.deps, 'prop', id, limit)).allowed) return false;
+        }
+        env.clock.set(start + at + decision.retryAfterMs);
+        return (await takeRateToken(env.deps, 'prop', id, limit)).allowed;
+      }
+      return true;
+    },
+  ), { numRuns: 150 });
+  t.pass();
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { deathCauses } from '../../src/ingest/events.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { applyEvents, emptyTotals } from '../../src/stats/totals.ts';
 import type { PlayerTotals } from '../../src/stats/totals.ts';
@@ -24,6 +25,7 @@ const event: fc.Arbitrary<IngestEvent> = fc.oneof(
   fc.integer({ min: 0, max: 1_000_000 }).chain((fired) => fc.record({
     type: fc.constant('shots' as const), platformId, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }),
   })),
+  fc.record({ type: fc.constant('death' as const), player: who, cause: fc.constantFrom(...deathCauses) }),
   fc.record({ type: fc.constant('server.status' as const), online: fc.boolean() }),
   fc.record({ type: fc.constant('server.started' as const) }),
 ).chain((e) => tsMs.map((ms) => ({ ...e, tsMs: ms, id: '00000000-0000-4000-8000-000000000000', index: 0 }) as IngestEvent));
@@ -80,7 +82,9 @@ function checkInvariants(totals: Map<string, PlayerTotals>, list: IngestEvent[])
     if (t.playSeconds > span + 1e-6) throw new Error(`${id}: ${t.playSeconds} s of play in a span of ${span} s`);
   }
   if (sum((t) => t.kills) !== nonSuicides.length) throw new Error(`kills ${sum((t) => t.kills)} != ${nonSuicides.length} non-suicide kill events`);
-  if (sum((t) => t.deaths) !== kills.length) throw new Error(`deaths ${sum((t) => t.deaths)} != ${kills.length} kill events`);
+  // A death with no player killer adds a death and never a kill.
+  const deaths = kills.length + list.filter((e) => e.type === 'death').length;
+  if (sum((t) => t.deaths) !== deaths) throw new Error(`deaths ${sum((t) => t.deaths)} != ${deaths} kill and death events`);
   if (sum((t) => t.headshots) !== nonSuicides.filter((e) => e.isHeadshot).length) throw new Error('headshots');
   const distance = nonSuicides.reduce((s, e) => s + e.distance, 0);
   if (Math.abs(sum((t) => t.killDistanceSum) - distance) > 1e-6 * Math.max(1, distance)) throw new Error('kill distance');

@@ -1,0 +1,15 @@
+// The agent as the benchmark runs it: its own process, --once, and at the end one JSON line with
+// its report and its peak resident memory (the operating system's high-water mark).
+import process from 'node:process';
+import { Agent, agentDefaults } from '../src/agent/agent.ts';
+
+const env = process.env;
+const log = { info: () => undefined, warn: (f: object, m: string) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`), error: () => undefined };
+const agent = new Agent({
+  ...agentDefaults, url: env.BENCH_AGENT_URL!, serverId: env.BENCH_AGENT_SERVER!, token: env.BENCH_AGENT_TOKEN!, logs: env.BENCH_AGENT_LOGS!,
+  state: `${env.BENCH_AGENT_LOGS!}/state.json`, utcOffsetMinutes: 0, once: true, log,
+});
+const started = performance.now();
+const report = await agent.run(new AbortController().signal);
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(`${JSON.stringify({ report, seconds, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);

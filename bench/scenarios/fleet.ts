@@ -1,0 +1,108 @@
+// Fleet: 2,500 game servers, each posting a batch every 5 s of about 20 mixed events (heartbeats
+// of its ~60 online players spread over 30 s, a status every 30 s, a few kills, shots, connects
+// and disconnects): about 10,000 events/s offered, open loop (a batch leaves on time whether the
+// last one was answered or not). Meanwhile the Data API status route is read by 10 connections;
+// its p99 is compared with the same read on an idle service.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { registerServer } from '../../src/servers/server.ts';
+import { ids, platformId } from '../fixture.ts';
+import { measure } from '../load.ts';
+import type { Scenario } from './scenario.ts';
+import { fmt } from './scenario.ts';
+
+const servers = Number(process.env.BENCH_FLEET_SERVERS ?? 2500);
+const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 30);
+const periodMs = 5000;
+const playersPerServer = 60;
+const targets = { batchP99Ms: 100, statusP99Factor: 3 };
+
+interface FleetServer {
+  id: string;
+  token: string;
+  n: number;
+}
+
+/** One batch of server s at its k-th period: ~20 events. */
+function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
+  const player = (j: number) => ({ platformId: platformId(1_000_000 + s.n * 100 + (j % playersPerServer)), name: `fleet ${s.n}.${j % playersPerServer}` });
+  const events: Record<string, unknown>[] = [];
+  // Each player's heartbeat every 30 s: a sixth of them per 5 s batch.
+  for (let j = k % 6; j < playersPerServer; j += 6) events.push({ id: randomUUID(), type: 'player.heartbeat', ts: nowMs, ...player(j) });
+  if (k % 6 === 0) events.push({ id: randomUUID(), type: 'server.status', ts: nowMs, online: true, players: playersPerServer, fps: 55 + (k % 5), uptimeSeconds: k * 5 });
+  for (let i = 0; i < 3; i++) {
+    const killer = player(k * 7 + i);
+    const victim = player(k * 11 + i + 1);
+    if (killer.platformId !== victim.platformId) events.push({ id: randomUUID(), type: 'kill', ts: nowMs - i, killer, victim, weapon: 'AKM', distance: 50 + i, isHeadshot: i === 0 });
+    events.push({ id: randomUUID(), type: 'shots', ts: nowMs - i, platformId: killer.platformId, fired: 10, hits: 3 });
+  }
+  events.push({ id: randomUUID(), type: 'player.disconnect', ts: nowMs, ...player(k + 3) });
+  events.push({ id: randomUUID(), type: 'player.connect', ts: nowMs, ...player(k + 3) });
+  return events;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+
+export const fleetScenario: Scenario = {
+  name: 'fleet',
+  async run(ctx) {
+    const fleet: FleetServer[] = [];
+    for (let n = 0; n < servers; n++) {
+      const { server, ingestToken } = await registerServer(ctx.deps, ids.account, { name: `bench fleet ${n}` });
+      fleet.push({ id: server.id, token: ingestToken, n });
+    }
+    const statusUrl = `${ctx.service.url}/api/v1/data/servers/${ids.readServer}`;
+    const headers = { authorization: `Bearer ${ctx.creds.apiKey}` };
+    const readStatus = () => measure({ url: statusUrl, headers, connections: 10, warmupSeconds: 1, seconds: Math.min(seconds, 10) });
+    const idle = await readStatus();
+
+    const latencies: number[] = [];
+    let sent = 0;
+    let accepted = 0;
+    let offered = 0;
+    let late = 0;
+    let failed = 0;
+    const started = performance.now();
+    const inFlight: Promise<void>[] = [];
+    const send = (s: FleetServer, k: number) => {
+      const events = batchOf(s, k, Date.now());
+      offered += events.length;
+      sent += 1;
+      const at = performance.now();
+      inFlight.push(fetch(`${ctx.service.url}/api/servers/${s.id}/events`, {
+        method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }),
+      }).then(async (res) => {
+        const body = await res.text();
+        const ms = performance.now() - at;
+        latencies.push(ms);
+        if (ms > periodMs) late += 1; // answered after the server's next batch was due: a backlog
+        if (res.status === 200) accepted += (JSON.parse(body) as { accepted: number }).accepted;
+        else failed += 1;
+      }, () => void (failed += 1)));
+    };
+    // Every server's batches at its own phase within the period, for `seconds`.
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    for (const s of fleet) {
+      const phase = (s.n / servers) * periodMs;
+      for (let k = 0; phase + k * periodMs < seconds * 1000; k++) timers.push(setTimeout(() => send(s, k), phase + k * periodMs));
+    }
+    const busy = await readStatus();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, seconds * 1000 - (performance.now() - started)) + 100));
+    await Promise.all(inFlight);
+    for (const t of timers) clearTimeout(t);
+    latencies.sort((a, b) => a - b);
+    const batchP99 = Math.round(percentile(latencies, 99));
+    const eventsPerSec = offered / seconds;
+    const onTime = failed === 0 && late === 0 && accepted === offered;
+    const statusOk = busy.p99Ms <= targets.statusP99Factor * Math.max(1, idle.p99Ms);
+    const pass = onTime && batchP99 < targets.batchP99Ms && statusOk;
+    ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(sent)} batches, ${fmt(eventsPerSec)} events/s offered, ${fmt(accepted)} of ${fmt(offered)} accepted; ` +
+      `batch p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${batchP99} ms, ${late} late, ${failed} failed; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms)`);
+    return [{
+      cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop)`,
+        `${fmt(accepted)} / ${fmt(offered)} events accepted, ${late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
+        `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 < ${targets.statusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
+      pass,
+    }];
+  },
+};

@@ -1,0 +1,188 @@
+// The game-server agent (DESIGN 15): reads the DayZ admin logs of a folder, oldest file first,
+// follows the newest as it grows and moves on when a newer one appears, and pushes what they say
+// through ingestion. The state file records how far each file is acknowledged; a restart re-reads
+// a file from its start (to rebuild dates, PlayerList blocks and recent hits exactly) but sends
+// only what lies past that point, and the deterministic event ids make any overlap harmless.
+import { stat } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { listAdmFiles } from './adm-files.ts';
+import { AdmReader } from './adm-reader.ts';
+import type { ReaderCounts } from './adm-reader.ts';
+import { pullGameFiles } from './game-files.ts';
+import { completeLines } from './line-source.ts';
+import { AgentStopped, Sender } from './sender.ts';
+import type { AgentLog, SenderCounts } from './sender.ts';
+import { loadState, saveState } from './state-file.ts';
+import type { AgentState } from './state-file.ts';
+
+export interface AgentOptions {
+  url: string;
+  serverId: string;
+  token: string;
+  logs: string;
+  files?: string;
+  state: string;
+  utcOffsetMinutes: number | null;
+  once: boolean;
+  batchMax: number;
+  batchIntervalMs: number;
+  pollMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  filesIntervalMs: number;
+  requestTimeoutMs: number;
+  /** After SIGTERM, how long unacknowledged batches are still retried before the agent exits anyway. */
+  stopGraceMs: number;
+  log: AgentLog;
+}
+
+export const agentDefaults = {
+  batchMax: 500, batchIntervalMs: 2000, pollMs: 1000, retryBaseMs: 500, retryMaxMs: 30_000,
+  filesIntervalMs: 60_000, requestTimeoutMs: 30_000, stopGraceMs: 10_000,
+} satisfies Partial<AgentOptions>;
+
+export type AgentReport = ReaderCounts & SenderCounts & { files: number };
+
+/** Lines it cannot read are logged this many times per file, then counted only. */
+const unparsedLogLimit = 20;
+
+class FileFollower {
+  readonly reader: AdmReader;
+  position = 0;
+  unparsedLogged = 0;
+
+  constructor(readonly name: string, readonly path: string, readonly skipUntil: number, agent: AgentOptions) {
+    this.reader = new AdmReader({
+      serverId: agent.serverId, fileName: name, utcOffsetMinutes: agent.utcOffsetMinutes,
+      onUnparsed: (offset, reason, line) => {
+        if (this.unparsedLogged++ < unparsedLogLimit) agent.log.warn({ file: name, offset, reason, line: line.slice(0, 200) }, 'admin-log line not understood; skipped');
+      },
+    });
+  }
+}
+
+export class Agent {
+  private readonly counts: ReaderCounts = { lines: 0, events: 0, skipped: 0, unparsed: 0 };
+  private readonly hardStop = new AbortController();
+  private readonly sender: Sender;
+  private state: AgentState = { version: 1, serverId: '', files: {} };
+  private readonly followers = new Map<string, FileFollower>();
+  private readonly done = new Set<string>();
+  private present = new Set<string>();
+
+  constructor(private readonly opts: AgentOptions) {
+    this.sender = new Sender({ ...opts, hardStop: this.hardStop.signal, onAck: (progress) => this.acknowledged(progress) });
+  }
+
+  report(): AgentReport {
+    const live = { ...this.counts };
+    for (const f of this.followers.values()) for (const k of Object.keys(live) as (keyof ReaderCounts)[]) live[k] += f.reader.counts[k];
+    return { ...live, ...this.sender.counts, files: this.done.size + this.followers.size };
+  }
+
+  /**
+   * Runs until every line present is acknowledged (--once) or `stop` is aborted (SIGTERM): then what
+   * was read is sent, retried for at most stopGraceMs (also while the reader is held back by a
+   * service that is down); what is still unacknowledged then is read again at the next start.
+   */
+  async run(stop: AbortSignal): Promise<AgentReport> {
+    this.state = await loadState(this.opts.state, this.opts.serverId);
+    const pull = () => this.opts.files && pullGameFiles({ ...this.opts, dir: this.opts.files });
+    let filesTimer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const onStop = () => (graceTimer = setTimeout(() => this.hardStop.abort(), this.opts.stopGraceMs));
+    stop.addEventListener('abort', onStop, { once: true });
+    try {
+      if (this.opts.files) {
+        await pull();
+        if (!this.opts.once) filesTimer = setInterval(() => void pull(), this.opts.filesIntervalMs);
+      }
+      for (;;) {
+        await this.readAll(stop);
+        if (this.opts.once || stop.aborted) break;
+        await delay(this.opts.pollMs, undefined, { signal: stop }).catch(() => undefined);
+      }
+      await this.sender.flush();
+    } catch (err) {
+      if (!(err instanceof AgentStopped)) throw err;
+      this.opts.log.warn({}, err.message);
+    } finally {
+      stop.removeEventListener('abort', onStop);
+      clearTimeout(graceTimer);
+      clearInterval(filesTimer);
+      this.sender.close();
+    }
+    return this.report();
+  }
+
+  /** Reads every complete line present in every file not finished yet, oldest file first. */
+  private async readAll(stop: AbortSignal): Promise<void> {
+    const files = await listAdmFiles(this.opts.logs);
+    this.present = new Set(files.map((f) => f.name));
+    for (const [i, file] of files.entries()) {
+      if (stop.aborted) return;
+      if (this.done.has(file.name)) continue;
+      const newest = i === files.length - 1;
+      const acked = this.state.files[file.name] ?? 0;
+      let follower = this.followers.get(file.name);
+      if (!follower) {
+        const size = await stat(file.path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return undefined;
+          throw err;
+        });
+        if (size === undefined) continue; // gone since the listing
+        if (!newest && acked > 0 && acked === size) {
+          this.done.add(file.name);
+          continue;
+        }
+        // A file shorter than what was acknowledged was replaced: it is read again from its start.
+        if (acked > size) delete this.state.files[file.name];
+        follower = new FileFollower(file.name, file.path, acked > size ? 0 : acked, this.opts);
+        this.followers.set(file.name, follower);
+      }
+      await this.follow(follower, stop);
+      if (!newest && !stop.aborted) this.retire(follower);
+    }
+  }
+
+  private async follow(f: FileFollower, stop: AbortSignal): Promise<void> {
+    try {
+      await this.readLines(f, stop);
+    } catch (err) {
+      // Deleted while being read (old logs cleaned up): what was read stands, the rest is gone.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.opts.log.warn({ file: f.name }, 'admin log removed while being read');
+    }
+  }
+
+  private async readLines(f: FileFollower, stop: AbortSignal): Promise<void> {
+    for await (const lines of completeLines(f.path, f.position)) {
+      for (const line of lines) {
+        if (line.overlong) {
+          f.reader.readOverlong(line.offset);
+          f.position = line.end;
+          continue;
+        }
+        const events = f.reader.read(line.text, line.offset);
+        if (line.end > f.skipUntil) for (const event of events) await this.sender.add(event);
+        f.position = line.end;
+      }
+      this.sender.mark(f.name, f.position);
+      if (stop.aborted) return;
+    }
+  }
+
+  /** A newer file exists: this one is complete (a line left without its end never will be). */
+  private retire(f: FileFollower): void {
+    for (const k of Object.keys(this.counts) as (keyof ReaderCounts)[]) this.counts[k] += f.reader.counts[k];
+    this.followers.delete(f.name);
+    this.done.add(f.name);
+  }
+
+  private async acknowledged(progress: Map<string, number>): Promise<void> {
+    for (const [name, end] of progress) this.state.files[name] = Math.max(this.state.files[name] ?? 0, end);
+    // Files gone from the folder are forgotten, so the state does not grow with every restart.
+    for (const name of Object.keys(this.state.files)) if (!this.present.has(name)) delete this.state.files[name];
+    await saveState(this.opts.state, this.state);
+  }
+}

@@ -1,0 +1,89 @@
+// The agent's command line (DESIGN 15): every flag also read from the environment (AGENT_URL,
+// AGENT_SERVER_ID, ...), the flag winning. Validated before anything starts: a bad value exits with
+// one line per problem. This is the agent's configuration; it reads only the env object it is given.
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { isUuid } from '../http/uuid.ts';
+import { agentDefaults } from './agent.ts';
+import type { AgentOptions } from './agent.ts';
+
+export class AgentOptionsError extends Error {}
+
+/** `+HH:MM` / `-HH:MM` -> minutes east of UTC. */
+export function parseUtcOffset(text: string): number | undefined {
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(text);
+  if (!m || Number(m[2]) > 14 || Number(m[3]) > 59) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+const flags = [
+  ['url', 'AGENT_URL', '--url <url>', 'base URL of the service, e.g. https://stats.example.com'],
+  ['server', 'AGENT_SERVER_ID', '--server <id>', 'the server id (UUID)'],
+  ['token', 'AGENT_TOKEN', '--token <token>', "the server's ingest token"],
+  ['logs', 'AGENT_LOGS', '--logs <dir>', 'the folder holding the .ADM files (the server profile)'],
+  ['files', 'AGENT_FILES', '--files <dir>', 'keep ban.txt and priority.txt in this folder'],
+  ['state', 'AGENT_STATE', '--state <file>', 'the state file (default: beside the logs)'],
+  ['utcOffset', 'AGENT_UTC_OFFSET', '--utc-offset <offset>', "the game server clock's offset from UTC, +HH:MM or -HH:MM (default: this host's zone)"],
+  ['once', 'AGENT_ONCE', '--once', 'read every complete line present, wait for every acknowledgement, exit'],
+  ['batchMax', 'AGENT_BATCH_MAX', '--batch-max <n>', 'events per batch (1-1000)'],
+  ['batchIntervalMs', 'AGENT_BATCH_INTERVAL_MS', '--batch-interval-ms <ms>', 'send a batch at least this often'],
+  ['pollMs', 'AGENT_POLL_MS', '--poll-ms <ms>', 'how often the logs are checked for new lines'],
+  ['retryBaseMs', 'AGENT_RETRY_BASE_MS', '--retry-base-ms <ms>', 'first retry delay (doubles up to --retry-max-ms)'],
+  ['retryMaxMs', 'AGENT_RETRY_MAX_MS', '--retry-max-ms <ms>', 'longest retry delay'],
+  ['filesIntervalMs', 'AGENT_FILES_INTERVAL_MS', '--files-interval-ms <ms>', 'how often ban.txt and priority.txt are pulled'],
+] as const;
+
+type Key = (typeof flags)[number][0];
+
+export function parseAgentOptions(argv: string[], env: Record<string, string | undefined>, log: AgentOptions['log']): AgentOptions {
+  const command = new Command().name('agent').description('Feeds a DayZ server\'s admin logs to the service').exitOverride();
+  for (const [, envName, flag, description] of flags) command.addOption(new Option(flag, `${description} [env ${envName}]`));
+  command.parse(argv, { from: 'user' });
+  const given = command.opts<Partial<Record<Key, string | boolean>>>();
+  const value = (key: Key): string | boolean | undefined => {
+    const envName = flags.find((f) => f[0] === key)![1];
+    return given[key] ?? (env[envName] !== undefined && env[envName] !== '' ? env[envName] : undefined);
+  };
+  const problems: string[] = [];
+  const text = (key: Key, required: boolean): string => {
+    const v = value(key);
+    if (typeof v === 'string' && v.trim() !== '') return v.trim();
+    if (required) problems.push(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is required`);
+    return '';
+  };
+  const int = (key: Key, def: number, min: number, max: number): number => {
+    const v = value(key);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${key} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  const url = text('url', true).replace(/\/+$/, '');
+  if (url && !/^https?:\/\/[^/\s]+/.test(url)) problems.push('--url must be an http:// or https:// URL');
+  const serverId = text('server', true).toLowerCase();
+  if (serverId && !isUuid(serverId)) problems.push('--server must be the server id (a UUID)');
+  const token = text('token', true);
+  const logs = text('logs', true);
+  const offsetText = text('utcOffset', false);
+  const utcOffsetMinutes = offsetText === '' ? null : parseUtcOffset(offsetText);
+  if (utcOffsetMinutes === undefined) problems.push('--utc-offset must be +HH:MM or -HH:MM');
+  const once = value('once');
+  const options: AgentOptions = {
+    url, serverId, token, logs,
+    files: text('files', false) || undefined,
+    state: text('state', false) || join(logs, `.gameservice-agent-${serverId}.json`),
+    utcOffsetMinutes: utcOffsetMinutes ?? null,
+    once: once === true || once === 'true' || once === '1',
+    batchMax: int('batchMax', agentDefaults.batchMax, 1, 1000),
+    batchIntervalMs: int('batchIntervalMs', agentDefaults.batchIntervalMs, 1, 3_600_000),
+    pollMs: int('pollMs', agentDefaults.pollMs, 1, 3_600_000),
+    retryBaseMs: int('retryBaseMs', agentDefaults.retryBaseMs, 1, 3_600_000),
+    retryMaxMs: int('retryMaxMs', agentDefaults.retryMaxMs, 1, 3_600_000),
+    filesIntervalMs: int('filesIntervalMs', agentDefaults.filesIntervalMs, 1000, 86_400_000),
+    requestTimeoutMs: agentDefaults.requestTimeoutMs,
+    stopGraceMs: agentDefaults.stopGraceMs,
+    log,
+  };
+  if (problems.length > 0) throw new AgentOptionsError(problems.join('\n'));
+  return options;
+}

@@ -1,0 +1,54 @@
+// The agent's state file: how far each log file has been read and acknowledged by the service.
+// Written atomically (a temporary file in the same folder, fsync, rename), so a crash leaves the
+// old state or the new one, never half of one.
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import process from 'node:process';
+
+export interface AgentState {
+  version: 1;
+  serverId: string;
+  /** File name -> byte offset up to which every line has been sent and acknowledged. */
+  files: Record<string, number>;
+}
+
+export async function loadState(path: string, serverId: string): Promise<AgentState> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, serverId, files: {} };
+    throw err;
+  }
+  let state: Partial<AgentState>;
+  try {
+    state = JSON.parse(text) as Partial<AgentState>;
+  } catch {
+    // Unreadable (edited by hand): starting over is safe, the event ids make every line count once.
+    state = {};
+  }
+  // Another server's state would skip lines this server never received: start over instead.
+  if (state === null || typeof state !== 'object' || state.version !== 1 || state.serverId !== serverId || typeof state.files !== 'object' || state.files === null) return { version: 1, serverId, files: {} };
+  const files: Record<string, number> = {};
+  for (const [name, offset] of Object.entries(state.files)) if (Number.isSafeInteger(offset) && offset >= 0) files[name] = offset;
+  return { version: 1, serverId, files };
+}
+
+export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  const file = await open(temp, 'w');
+  try {
+    await file.writeFile(content);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+}
+
+export const saveState = (path: string, state: AgentState) => writeFileAtomically(path, `${JSON.stringify(state, null, 1)}\n`);

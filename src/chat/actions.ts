@@ -1,0 +1,117 @@
+// What the chat bot can do. Each action names the permission it needs and runs through the same
+// functions as the controller's own routes (the call's principal is the chat user, so their audit
+// entries name it); its result carries a short `text` a bot can print as it is, beside the data.
+import type { Deps } from '../deps.ts';
+import type { AppContext } from '../http/context.ts';
+import type { Permission } from '../auth/permissions.ts';
+import { ownedServerStatusBody } from '../data-api/servers.ts';
+import { onlinePage } from '../data-api/online.ts';
+import { notFound } from '../http/errors.ts';
+import { actorOf, conflictsAs409 } from '../bans/bans.route.ts';
+import { canonicalPlatformId, createBan, removeBan } from '../bans/bans.ts';
+import { queuePlayer, removeQueueEntry } from '../queue/queue.ts';
+import { entriesOfPlayer } from '../queue/queue.repo.ts';
+import { commandFinished, requestServerCommand } from '../servers/control.ts';
+
+export interface ChatCall {
+  deps: Deps;
+  ctx: AppContext;
+  accountId: string;
+  /** The server the call names (actions that need one only). */
+  serverId: string;
+  chatUserId: string;
+  signed: boolean;
+}
+
+export interface ChatResult {
+  text: string;
+  [field: string]: unknown;
+}
+
+export interface ChatAction {
+  permission: Permission;
+  /** Runs against one server of the account (serverId required). */
+  needsServer: boolean;
+  /** $id of the params schema in schemas/ (none: params must be absent or empty). */
+  params?: string;
+  run: (call: ChatCall, params: Record<string, unknown>) => Promise<ChatResult>;
+}
+
+const until = (expiresAt: string | null) => (expiresAt === null ? 'permanently' : `until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC`);
+
+interface StatusBody { name: string; online: boolean; players: number | null; fps: number | null; map: string | null }
+
+export const chatActions: Record<string, ChatAction> = {
+  'server.status': {
+    permission: 'servers.read',
+    needsServer: true,
+    run: async ({ deps, accountId, serverId }) => {
+      const status = JSON.parse((await ownedServerStatusBody(deps, accountId, serverId))!) as StatusBody;
+      const details = status.online ? [status.map, status.players === null ? null : `${status.players} players`, status.fps === null ? null : `${status.fps} fps`] : [];
+      return { text: `${status.name}: ${status.online ? 'online' : 'offline'}${details.filter(Boolean).map((d) => `, ${d}`).join('')}`, status };
+    },
+  },
+  'players.list': {
+    permission: 'servers.read',
+    needsServer: true,
+    run: async ({ deps, serverId }) => {
+      const online = JSON.parse(await onlinePage(deps, serverId)) as { players: { platformId: string; name: string }[]; count: number };
+      const names = online.players.map((p) => p.name);
+      const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
+      return { text: online.count === 0 ? 'nobody is online' : `${online.count} online: ${shown}`, ...online };
+    },
+  },
+  'ban.create': {
+    permission: 'bans.manage',
+    needsServer: true,
+    params: 'chat-params-ban-create.json',
+    run: async ({ deps, ctx, accountId }, params) => {
+      const { platformId, reason, durationMinutes } = params as { platformId: string; reason?: string; durationMinutes?: number };
+      const ban = await conflictsAs409(() => createBan(deps, accountId, { platformId, reason: reason ?? null, durationMinutes }, actorOf(ctx)));
+      return { text: `banned ${ban.playerName ?? ban.platformId} on every server ${until(ban.expiresAt)} (ban ${ban.id})`, banId: ban.id, platformId: ban.platformId, expiresAt: ban.expiresAt };
+    },
+  },
+  'ban.revoke': {
+    permission: 'bans.manage',
+    needsServer: true,
+    params: 'chat-params-ban-revoke.json',
+    run: async ({ deps, ctx, accountId }, params) => {
+      const ban = await removeBan(deps, accountId, (params.banId as string).toLowerCase(), actorOf(ctx));
+      if (!ban) throw notFound('ban');
+      return { text: `lifted the ban of ${ban.playerName ?? ban.platformId} (ban ${ban.id})`, banId: ban.id, platformId: ban.platformId };
+    },
+  },
+  'queue.add': {
+    permission: 'queue.manage',
+    needsServer: true,
+    params: 'chat-params-queue-add.json',
+    // The server names the community; the entry covers all of its servers, as an admin's default does.
+    run: async ({ deps, ctx, accountId }, params) => {
+      const { platformId, durationDays } = params as { platformId: string; durationDays?: number };
+      const { entry, created } = await queuePlayer(deps, accountId, { platformId, durationDays, serverIds: null }, actorOf(ctx));
+      return { text: `${created ? 'added' : 'extended'} priority queue for ${entry.playerName ?? entry.platformId} on every server ${until(entry.expiresAt)}`, entryId: entry.id, expiresAt: entry.expiresAt };
+    },
+  },
+  'queue.remove': {
+    permission: 'queue.manage',
+    needsServer: true,
+    params: 'chat-params-queue-remove.json',
+    run: async ({ deps, ctx, accountId }, params) => {
+      const platformId = await canonicalPlatformId(deps.db, params.platformId as string);
+      const entries = await entriesOfPlayer(deps.db, accountId, platformId);
+      if (entries.length === 0) throw notFound('priority queue entry');
+      for (const entry of entries) await removeQueueEntry(deps, accountId, entry.id, actorOf(ctx));
+      return { text: `removed ${platformId} from the priority queue (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`, removed: entries.length };
+    },
+  },
+  'server.restart': {
+    permission: 'servers.control',
+    needsServer: true,
+    run: async ({ deps, ctx, serverId }) => {
+      const command = await requestServerCommand(deps, ctx, serverId, 'restart');
+      const text = !commandFinished(command) ? 'restart requested: the files are being synced, then the server restarts'
+        : command.status === 'done' ? `restarted (exit code ${command.exitCode ?? 0})` : `restart failed: ${command.error ?? `exit code ${command.exitCode}`}`;
+      return { text, commandId: command.id, status: command.status };
+    },
+  },
+};

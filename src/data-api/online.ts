@@ -1,0 +1,38 @@
+// The online-players page: rendered once per change of the server and kept, like leaderboard pages,
+// in the server's page cache (which every ingested batch drops). The list also changes with time
+// alone (a player leaves the 90 s window without any event), so the page carries the moment its
+// longest-idle player drops out, and is rendered anew from then on.
+import type { Deps } from '../deps.ts';
+import { cachedPage, onlinePlayers, pageGeneration, storePage } from '../stats/stats.store.ts';
+import { forgetServerRead, readThrough } from '../stats/server-reads.ts';
+import { onlineWindowMs } from '../stats/totals.ts';
+import { refuseWhileRebuilding } from './rebuilding.ts';
+
+const field = 'online';
+const pageTtlMs = 60_000;
+
+/** "<valid until ms>|<json>" */
+const parse = (stored: string) => {
+  const bar = stored.indexOf('|');
+  return { validUntilMs: Number(stored.slice(0, bar)), body: stored.slice(bar + 1) };
+};
+
+/** The page as JSON text, ready to send. */
+export async function onlinePage(deps: Deps, serverId: string): Promise<string> {
+  const now = deps.clock.now();
+  const cached = await readThrough(deps, serverId, field, () => cachedPage(deps.redis, serverId, field));
+  if (cached) {
+    const page = parse(cached);
+    if (now < page.validUntilMs) return page.body;
+    forgetServerRead(deps, serverId, field);
+  }
+  const generation = await pageGeneration(deps.redis, serverId);
+  const list = await onlinePlayers(deps.redis, serverId, now - onlineWindowMs);
+  if (!list) await refuseWhileRebuilding(deps, serverId);
+  const players = list?.players ?? [];
+  const body = JSON.stringify({ players, count: players.length });
+  // "now - window <= oldest" holds for every listed player, so the page is exact until oldest + window.
+  const validUntilMs = list?.oldestMs != null ? list.oldestMs + onlineWindowMs : now + pageTtlMs;
+  if (list) await storePage(deps.redis, serverId, generation, field, `${validUntilMs}|${body}`, pageTtlMs);
+  return body;
+}

@@ -1,0 +1,37 @@
+// In-process caches that every web process keeps (resolved API keys, a server's owner, token
+// hash and reads) are dropped in all processes at once when their record changes: the change drops
+// the entry here and publishes it on one Redis channel that every process follows. A process that
+// misses a message (its subscriber was reconnecting) still drops the entry within AUTH_CACHE_MS.
+import type { Deps } from '../deps.ts';
+
+export type CacheEntry = { cache: 'apiKey'; key: string } | { cache: 'server'; key: string };
+
+const channel = 'cache:invalidate';
+export const invalidationChannel = (deps: Pick<Deps, 'config'>) => `${deps.config.redisPrefix}${channel}`;
+
+export function dropLocally(deps: Deps, entry: CacheEntry): void {
+  if (entry.cache === 'apiKey') {
+    deps.caches.apiKeys.delete(entry.key);
+    return;
+  }
+  deps.caches.serverOwners.delete(entry.key);
+  deps.caches.ingestTokens.delete(entry.key);
+  deps.caches.serverReads.delete(entry.key);
+}
+
+/**
+ * Drops the entry in this process and tells the others. Failure policy: the change itself is
+ * stored; if Redis cannot take the message, the other processes drop the entry when it expires.
+ */
+export async function invalidate(deps: Deps, entry: CacheEntry): Promise<void> {
+  dropLocally(deps, entry);
+  await deps.redis.publish(invalidationChannel(deps), JSON.stringify(entry)).catch((err: unknown) => {
+    deps.log.warn({ err, cache: entry.cache }, 'cache invalidation not published; other processes drop it within AUTH_CACHE_MS');
+  });
+}
+
+/** Applies an invalidation message from another process (or this one). */
+export function onInvalidation(deps: Deps, message: string): void {
+  const entry = JSON.parse(message) as CacheEntry;
+  if ((entry.cache === 'apiKey' || entry.cache === 'server') && typeof entry.key === 'string') dropLocally(deps, entry);
+}

@@ -1,0 +1,17 @@
+// One Redis subscriber connection per process for every channel the process follows (the Data API
+// switch, cache invalidations); returns a function that closes it.
+import type { Deps } from '../deps.ts';
+
+export async function followChannels(deps: Deps, handlers: Record<string, (message: string) => void>): Promise<() => void> {
+  const subscriber = deps.redis.duplicate();
+  await subscriber.connect();
+  subscriber.on('message', (channel: string, message: string) => {
+    try {
+      handlers[channel]?.(message);
+    } catch (err) {
+      deps.log.warn({ err, channel }, 'unreadable message on a followed channel');
+    }
+  });
+  await subscriber.subscribe(...Object.keys(handlers));
+  return () => subscriber.disconnect();
+}

@@ -1,0 +1,27 @@
+// GET /api/v1/trust/{identifier}: the public trust lookup, limited per IP (IPv6 per /64), with the
+// RateLimit headers; the body and the proof header come rendered from the score cache.
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppState } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { rateLimitIdentity } from '../http/client.ts';
+import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
+import { trustLookup } from './lookup.ts';
+
+export const retryAfterSeconds = 60;
+export const proofHeader = 'x-service-trust-proof';
+
+export function trustLookupRouter(deps: Deps, router = new Router<AppState>({ prefix: '/api/v1/trust', sensitive: true })): Router<AppState> {
+  router.get('/:identifier', async (ctx) => {
+    const decision = await takeRateToken(deps, 'trust-lookup', rateLimitIdentity(ctx.state.clientIp), deps.config.rates.trustLookup);
+    ctx.set(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', 'trust lookups per minute exceeded for this address', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+    }
+    const score = await trustLookup(deps, ctx.params.identifier!);
+    if (score.proof) ctx.set(proofHeader, score.proof);
+    ctx.type = 'application/json';
+    ctx.body = score.body;
+  });
+  return router;
+}

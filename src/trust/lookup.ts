@@ -1,0 +1,91 @@
+// The trust lookup: identifier -> player -> score. The rendered, signed score is cached in Redis
+// until the player's evidence changes (invalidateTrustScores) or it goes stale by time, so the
+// common lookup is one Redis read and an RS256 signature is made once per computed score.
+import type { Deps } from '../deps.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { classifyIdentifier } from '../identities/id-forms.ts';
+import { findTrustPlayer, playEvidence, poolEvidence } from './player.repo.ts';
+import type { TrustPlayer } from './player.repo.ts';
+import { scoreTrust } from './score.ts';
+import type { TrustSignals } from './score.ts';
+import { cachedScore, dropScores, scoreVersion, storeScore } from './score.store.ts';
+import type { CachedScore } from './score.store.ts';
+import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
+
+/** Bounds how long a score can outlive a change whose invalidation failed (Redis away). */
+export const scoreCacheMs = 10 * 60_000;
+const dayMs = 24 * 3600_000;
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** Computes, renders and signs the score of a known player, as of deps.clock. */
+export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ score: CachedScore; ttlMs: number }> {
+  const nowMs = deps.clock.now();
+  const computedAt = new Date(nowMs).toISOString();
+  const [pool, play] = await Promise.all([poolEvidence(deps.db, player.platformId, computedAt), playEvidence(deps.db, player.platformId)]);
+  const signals: TrustSignals = {
+    bansActive: pool.bansActive, submissionsPending: pool.submissionsPending, overturns: pool.overturns,
+    playMinutes: play.playMinutes, serversSeen: play.serversSeen, kills: play.kills,
+    headshotRatio: play.kills > 0 ? round4(play.headshots / play.kills) : null,
+    accuracy: play.shotsFired > 0 ? round4(play.shotsHit / play.shotsFired) : null,
+    meanKillDistance: play.kills > 0 ? round4(play.killDistanceSum / play.kills) : null,
+  };
+  const result = scoreTrust({ signals, expiredAgesDays: pool.expiredAtMs.map((ms) => (nowMs - ms) / dayMs) });
+  const claims = { platformId: player.platformId, serviceId: player.serviceId, score: result.score, band: result.band, confidence: result.confidence, computedAt };
+  const signer = await trustSigner(deps.config);
+  const proof = signer ? await signer.sign(claims, lookupProofType, lookupProofAudience, nowMs) : '';
+  const body = JSON.stringify({
+    platformId: player.platformId, serviceId: player.serviceId, score: result.score, confidence: result.confidence, band: result.band,
+    signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
+  });
+  const untilExpiry = pool.nextExpiry ? Date.parse(pool.nextExpiry) - nowMs : Infinity;
+  return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreCacheMs, untilExpiry)) };
+}
+
+/** The rendered score behind an identifier: 400 when malformed, 404 when unknown. */
+export async function trustLookup(deps: Deps, identifier: string): Promise<CachedScore> {
+  const id = classifyIdentifier(identifier, deps.clock.now());
+  if (!id) {
+    throw badRequest('identifier is not a Steam64 (7656119...), STEAM_X:Y:Z, service UUID, DayZ ID, BattlEye GUID, console id or chat user id (discord:<snowflake>)');
+  }
+  // A Steam64 is its own key: the common lookup never touches PostgreSQL.
+  const direct = id.kind === 'steam64' || id.kind === 'legacy';
+  if (direct) {
+    const hit = await readCache(deps, id.value);
+    if (hit) return hit;
+  }
+  const player = await findTrustPlayer(deps.db, id.kind, id.value);
+  if (!player) throw notFound('player');
+  if (!direct) {
+    const hit = await readCache(deps, player.platformId);
+    if (hit) return hit;
+  }
+  const version = await scoreVersion(deps.redis, player.platformId).catch(() => undefined);
+  const nowMs = deps.clock.now();
+  const { score, ttlMs } = await computeScore(deps, player);
+  if (version !== undefined) {
+    await storeScore(deps.redis, player.platformId, version, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
+  }
+  return score;
+}
+
+/** A cache read that fails (Redis away) is a miss: the score is computed from PostgreSQL. */
+async function readCache(deps: Deps, platformId: string): Promise<CachedScore | undefined> {
+  try {
+    return await cachedScore(deps.redis, platformId, deps.clock.now());
+  } catch (err) {
+    deps.log.warn({ err }, 'trust score cache unavailable');
+    return undefined;
+  }
+}
+
+/**
+ * Drops the cached scores of players whose evidence changed (a ban, a pool entry, ingested play).
+ * Call after the change commits. On failure the stale score lives at most scoreCacheMs.
+ */
+export async function invalidateTrustScores(deps: Pick<Deps, 'redis' | 'log'>, platformIds: Iterable<string>): Promise<void> {
+  try {
+    await dropScores(deps.redis, platformIds);
+  } catch (err) {
+    deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
+  }
+}

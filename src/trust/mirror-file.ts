@@ -1,0 +1,32 @@
+// The reference client's mirror file: read (or start empty), and written atomically (a temporary
+// file renamed over it), so an interrupted run leaves the previous, consistent mirror behind.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { emptyMirror, MirrorError, syncMirror } from './mirror.ts';
+import type { MirrorOptions, MirrorState } from './mirror.ts';
+
+export async function readMirror(path: string, url: string): Promise<MirrorState> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyMirror(url);
+    throw err;
+  }
+  const state = JSON.parse(text) as MirrorState;
+  if (state.source !== url) throw new MirrorError(`${path} mirrors ${state.source}, not ${url}`);
+  return state;
+}
+
+export async function writeMirror(path: string, state: MirrorState): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(temporary, path);
+}
+
+/** One run of `trust mirror`: load, follow the feed, save. */
+export async function mirrorToFile(path: string, options: MirrorOptions): Promise<{ pages: number; rows: number; bans: number; syncedThrough: string | null }> {
+  const state = await readMirror(path, options.url);
+  const { pages, rows } = await syncMirror(state, options);
+  await writeMirror(path, state);
+  return { pages, rows, bans: Object.keys(state.bans).length, syncedThrough: state.syncedThrough };
+}

@@ -1,0 +1,49 @@
+// Redis side of the trust lookup: the cached, rendered (and signed) score of each player, and the
+// version that invalidation bumps so a score computed from older evidence is never stored.
+import type { AppRedis } from '../store/redis.ts';
+import { trustScoreKeys } from '../store/keys.ts';
+
+export interface CachedScore {
+  proof: string;
+  body: string;
+}
+
+/**
+ * Stored as "<staleAtMs>\n<proof>\n<body>": besides its Redis TTL, an entry carries the service-clock
+ * time it goes stale (an entry's expiry), which a reader compares with its own clock.
+ */
+const encode = (score: CachedScore, staleAtMs: number) => `${staleAtMs}\n${score.proof}\n${score.body}`;
+
+/** Versions live longer than any computation; an expired one only makes a store attempt fail once. */
+const versionTtlSeconds = 24 * 3600;
+
+export async function cachedScore(redis: AppRedis, platformId: string, nowMs: number): Promise<CachedScore | undefined> {
+  const value = await redis.get(trustScoreKeys(platformId).score);
+  if (value === null) return undefined;
+  const first = value.indexOf('\n');
+  const second = value.indexOf('\n', first + 1);
+  if (first < 0 || second < 0 || Number(value.slice(0, first)) <= nowMs) return undefined;
+  return { proof: value.slice(first + 1, second), body: value.slice(second + 1) };
+}
+
+export async function scoreVersion(redis: AppRedis, platformId: string): Promise<string> {
+  return (await redis.get(trustScoreKeys(platformId).version)) ?? '';
+}
+
+export async function storeScore(redis: AppRedis, platformId: string, version: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
+  const keys = trustScoreKeys(platformId);
+  const ttl = Math.max(1, Math.floor(ttlMs));
+  return (await redis.storeTrustScore(keys.score, keys.version, version, encode(score, nowMs + ttl), ttl)) === 1;
+}
+
+/** Drops the cached scores of these players and bumps their versions. */
+export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<void> {
+  const pipeline = redis.pipeline();
+  for (const id of new Set(platformIds)) {
+    const keys = trustScoreKeys(id);
+    pipeline.del(keys.score).incr(keys.version).expire(keys.version, versionTtlSeconds);
+  }
+  const results = await pipeline.exec();
+  const failed = results?.find(([err]) => err);
+  if (failed) throw failed[0];
+}

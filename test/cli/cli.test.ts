@@ -1,0 +1,79 @@
+// The operator CLI, run as an operator runs it (a child process), against a test's own schema.
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../../src/app.ts';
+import { registerServer } from '../../src/servers/server.ts';
+import { insertAccount } from '../../src/accounts/account.repo.ts';
+import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
+import { testEnv, testDatabaseUrl } from '../helpers/env.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { ingest, tenant } from '../helpers/seed.ts';
+import { dayzIdOf } from '../../src/identities/id-forms.ts';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+let env: TestEnv;
+test.before(async () => {
+  env = await testEnv();
+});
+test.after.always(async () => {
+  await env?.close();
+});
+
+const cli = async (...args: string[]) => (await run('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  cwd: root,
+  env: { ...process.env, DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: env.deps.config.databaseSchema, REDIS_PREFIX: env.deps.config.redisPrefix, LOG_LEVEL: 'silent' },
+})).stdout;
+
+test('account list and server list show what account create and server add made, so no id is ever lost', async (t) => {
+  const created = /^account ([0-9a-f-]{36})$/m.exec(await cli('account', 'create', 'Listed Community'))![1]!;
+  const added = await cli('server', 'add', created, 'Listed Server');
+  const serverId = /^server ([0-9a-f-]{36})$/m.exec(added)![1]!;
+  const accounts = await cli('account', 'list');
+  t.regex(accounts, new RegExp(`^${created}\\s+1 servers\\s+Listed Community$`, 'm'));
+  const servers = await cli('server', 'list', created);
+  t.regex(servers, new RegExp(`^${serverId}\\s+offline\\s+never seen\\s+Listed Server$`, 'm'));
+});
+
+test('player link merges a DayZ-ID player into its Steam64; a DayZ ID of another Steam64 is refused (exit 1)', async (t) => {
+  const a = await tenant(env.deps);
+  const steam64 = '76561198123450001';
+  const res = await ingest(env, a, [{ id: randomUUID(), type: 'player.connect', ts: env.clock.now(), platformId: dayzIdOf(steam64), name: 'Linked' }]);
+  t.is(res.body.accepted, 1);
+  t.regex(await cli('player', 'link', dayzIdOf(steam64), steam64), /^merged .* into 76561198123450001 on 1 server\(s\)$/m);
+  t.regex(await cli('player', 'link', dayzIdOf(steam64), steam64), /nothing to merge/);
+  const refused = await cli('player', 'link', dayzIdOf('76561198123450002'), steam64).then(() => undefined, (err: { code: number; stdout: string }) => err);
+  t.is(refused?.code, 1);
+  t.regex(refused?.stdout ?? '', /error: .* is neither the DayZ ID/);
+  const { rows } = await env.deps.db.query('SELECT platform_id AS "platformId" FROM server_players WHERE server_id = $1', [a.serverId]);
+  t.deepEqual(rows, [{ platformId: steam64 }]);
+});
+
+test('the chat command signs a call as a bot does and prints its text', async (t) => {
+  const secret = 'a chat signing secret of at least 32 characters';
+  const deps = createDeps({ ...env.deps.config, chat: { ...env.deps.config.chat, signingSecret: secret, requireSignature: true } }, { log: env.deps.log });
+  await connectDeps(deps);
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  t.teardown(async () => {
+    server.close();
+    await closeDeps(deps);
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const account = await insertAccount(deps.db, 'Chat CLI');
+  const { server: s } = await registerServer(deps, account.id, { name: 'Bot Target' });
+  const out = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url], {
+    cwd: root, env: { ...process.env, CHAT_SIGNING_SECRET: secret },
+  });
+  t.is(out.stdout.trim(), 'Bot Target: offline');
+  // Without the secret the call goes unsigned, which this service refuses.
+  const refused = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url], {
+    cwd: root, env: { ...process.env, CHAT_SIGNING_SECRET: '' },
+  }).catch((err: { code: number; stdout: string }) => err);
+  t.is((refused as { code: number }).code, 1);
+  t.regex((refused as { stdout: string }).stdout, /error 403: chat call refused: this service accepts signed chat calls only/);
+});

@@ -1,0 +1,76 @@
+// npm run demo, run twice: the same API key and ingest tokens are shown again (nothing minted or
+// rotated), every demo server's token works, and nothing is counted twice.
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { demoLogTemplate, loadDemo } from '../../src/demo/load-demo.ts';
+import { historyFile, retime, sessionFile, templateNewestMs } from '../../src/demo/demo-log.ts';
+import { dayzIdOf } from '../../src/identities/id-forms.ts';
+import { demoInstructions } from '../../src/demo/instructions.ts';
+import { testEnv } from '../helpers/env.ts';
+import { ev, ingest } from '../helpers/seed.ts';
+
+test('a re-run of the demo reuses its key and tokens; each printed token works', async (t) => {
+  const env = await testEnv();
+  t.teardown(env.close);
+  const file = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
+  const first = await loadDemo(env.deps, file);
+  const leaderboard = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)).body;
+  env.clock.advance(60_000); // a later run: its session log is a new file
+  const second = await loadDemo(env.deps, file);
+  t.deepEqual({ ...second, agent: undefined }, { ...first, agent: undefined }, 'the same account, key and tokens');
+  t.is(second.agent.sent, first.agent.sent, 'the agent read the same log again');
+  t.true(second.agent.duplicates > 400, 'the history counted once');
+  t.true(second.agent.accepted > 0 && second.agent.accepted < 40, 'only the session (presence) is new');
+  const keys = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [first.accountId]);
+  t.is(keys.rows[0]!.n, 1, 'no second key minted');
+  const again = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)).body;
+  t.deepEqual(again.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
+  const printed = demoInstructions(second, 3000);
+  t.is(second.servers.length, 2);
+  for (const server of second.servers) {
+    t.true(printed.includes(server.ingestToken), `the token of ${server.name} is printed`);
+    t.is((await ingest(env, { serverId: server.id, token: server.ingestToken }, [ev.status(env.clock.now())])).status, 200);
+  }
+});
+
+test('the demo logs in fixtures/ are what the generator writes from the demo fixture', (t) => {
+  const { history, session } = demoLogTemplate();
+  t.is(readFileSync(new URL(`../../fixtures/demo-logs/${historyFile}`, import.meta.url), 'utf8'), history);
+  t.is(readFileSync(new URL(`../../fixtures/demo-logs/${sessionFile}`, import.meta.url), 'utf8'), session);
+});
+
+test('re-timing moves every line and header by the shift, keeping byte lengths (and so event ids)', (t) => {
+  const { session } = demoLogTemplate();
+  const shifted = retime(session, 13 * 3600_000 + 61_000);
+  t.is(Buffer.byteLength(shifted), Buffer.byteLength(session));
+  t.regex(shifted, /AdminLog started on 2026-01-02 at 01:01:01/);
+  t.regex(shifted, /^01:11:01 \| #####$/m);
+  t.is(templateNewestMs(session), Date.parse('2026-01-01T12:10:00Z'));
+});
+
+test('the demo server is fed by the agent from the DayZ log: leaderboard, killfeed and online players come from it', async (t) => {
+  const env = await testEnv();
+  t.teardown(env.close);
+  const file = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
+  const demo = await loadDemo(env.deps, file);
+  t.like(demo.agent, { unparsed: 0, rejected: 0 });
+  t.true(demo.agent.sent > 400);
+  const serverId = demo.servers[0]!.id;
+  const get = (path: string) => env.request.get(`/api/v1/data/servers/${serverId}${path}`).set('X-Service-Api-Key', demo.apiKey);
+  const board = (await get('/leaderboard?limit=100')).body;
+  const ids = board.players.map((p: { platformId: string }) => p.platformId);
+  // Players whose Steam64 the service knows are shown by it; the log-only ones by their DayZ ID.
+  t.true(ids.includes('76561198000000001'));
+  t.true(ids.includes(dayzIdOf('76561198000000101')));
+  t.false(ids.includes(dayzIdOf('76561198000000001')));
+  const feed = (await get('/kills?limit=1')).body;
+  t.true(feed.kills[0].weapon.length > 0);
+  const online = (await get('/players')).body;
+  t.is(online.count, 6);
+  const status = (await get('')).body;
+  t.like(status, { online: true, map: 'chernarusplus' });
+});

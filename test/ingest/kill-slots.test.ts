@@ -1,0 +1,121 @@
+// Kill timestamps stay unique per server at microsecond precision, and placing a batch costs the
+// same number of statements however many kills already share its millisecond.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../src/store/db.ts';
+import { insertKills } from '../../src/ingest/ingest.repo.ts';
+import { IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
+import type { IngestEvent } from '../../src/ingest/events.ts';
+import { testEnv } from '../helpers/env.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { player, tenant } from '../helpers/seed.ts';
+
+type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
+
+let env: TestEnv;
+test.before(async () => {
+  env = await testEnv();
+});
+test.after.always(async () => {
+  await env?.close();
+});
+
+const kill = (tsMs: number, i: number): KillEvent => ({
+  index: i, id: randomUUID(), tsMs, type: 'kill', killer: player(1), victim: player(2 + (i % 50)), weapon: 'M4A1', distance: 10, isHeadshot: false, hitZone: null,
+});
+
+/** The pool, counting the statements sent through it. */
+function counting(db: Queryable): { db: Queryable; count: () => number } {
+  let n = 0;
+  return { db: { query: ((...args: Parameters<Queryable['query']>) => { n++; return db.query(...args); }) as Queryable['query'] }, count: () => n };
+}
+
+test('batch after batch of kills at one millisecond: at most three statements per batch, every kill stored once', async (t) => {
+  const a = await tenant(env.deps);
+  const X = env.clock.now() - 60_000;
+  const statements: number[] = [];
+  for (let batch = 0; batch < 12; batch++) {
+    const spy = counting(env.deps.db);
+    await insertKills(spy.db, a.serverId, Array.from({ length: 1000 }, (_, i) => kill(X, i)));
+    statements.push(spy.count());
+  }
+  t.is(statements[0], 1, 'the first batch takes free slots at once');
+  t.true(statements.every((n) => n <= 3), `statements per batch: ${statements.join(',')}`);
+  const { rows } = await env.deps.db.query<{ n: number; distinct: number; first: string }>(
+    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct, min(ts) AS first FROM kills WHERE server_id = $1', [a.serverId]);
+  t.deepEqual(rows[0], { n: 12_000, distinct: 12_000, first: new Date(X).toISOString() });
+});
+
+test('a collision takes the next free microsecond of its millisecond, and a batch keeps its order', async (t) => {
+  const a = await tenant(env.deps);
+  const X = env.clock.now() - 60_000;
+  await insertKills(env.deps.db, a.serverId, [kill(X, 0), kill(X, 1), kill(X + 1, 2)]);
+  await insertKills(env.deps.db, a.serverId, [kill(X, 3), kill(X, 4)]);
+  const { rows } = await env.deps.db.query<{ us: number }>(
+    'SELECT (extract(epoch FROM ts) * 1000000)::int8 AS us FROM kills WHERE server_id = $1 ORDER BY ts', [a.serverId]);
+  t.deepEqual(rows.map((r) => r.us - X * 1000), [0, 1, 2, 3, 1000]);
+});
+
+test('concurrent batches of one server at the same millisecond all land, each kill once', async (t) => {
+  const a = await tenant(env.deps);
+  const X = env.clock.now() - 60_000;
+  await Promise.all(Array.from({ length: 4 }, (_, b) =>
+    insertKills(env.deps.db, a.serverId, Array.from({ length: 300 }, (_, i) => kill(X, b * 1000 + i)))));
+  const { rows } = await env.deps.db.query<{ n: number; distinct: number }>(
+    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct FROM kills WHERE server_id = $1', [a.serverId]);
+  t.deepEqual(rows[0], { n: 1200, distinct: 1200 });
+});
+
+test('one server pushing many batches at once does not take the pool from other tenants', async (t) => {
+  // A pool of 3 connections: ingestion may hold at most 2 of them.
+  const small = await testEnv({ PG_POOL_SIZE: '3' });
+  t.teardown(small.close);
+  const busy = await tenant(small.deps);
+  const other = await tenant(small.deps);
+  const X = small.clock.now() - 60_000;
+  const batch = (b: number) => Array.from({ length: 1000 }, (_, i) => ({
+    id: randomUUID(), type: 'kill', ts: X, killer: player(1), victim: player(2 + ((b * 1000 + i) % 500)), weapon: 'M4A1', distance: 10, isHeadshot: false,
+  }));
+  // One batch first, so the ingest token's hash is cached (its lookup is not ingestion's to bound).
+  t.is((await small.request.post(`/api/servers/${busy.serverId}/events`).set('Authorization', `Bearer ${busy.token}`)
+    .send({ events: [{ id: randomUUID(), type: 'server.status', ts: X, online: true }] })).status, 200);
+  // What ingestion holds of the pool while the six batches run (nothing else uses it meanwhile).
+  const pool = small.deps.db;
+  let most = 0;
+  let sampling = true;
+  const sample = (async () => {
+    while (sampling) {
+      most = Math.max(most, pool.totalCount - pool.idleCount);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  const pushed = await Promise.all(Array.from({ length: 6 }, (_, b) => small.request.post(`/api/servers/${busy.serverId}/events`)
+    .set('Authorization', `Bearer ${busy.token}`).send({ events: batch(b) })));
+  sampling = false;
+  await sample;
+  t.deepEqual(pushed.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+  t.true(most >= 1, 'the batches did use the pool');
+  t.true(most <= 2, `ingestion held ${most} of the 3 connections; one stays free for everyone else`);
+  // And with a burst running, another tenant's PostgreSQL-backed reads all answer.
+  const again = Array.from({ length: 6 }, (_, b) => small.request.post(`/api/servers/${busy.serverId}/events`)
+    .set('Authorization', `Bearer ${busy.token}`).send({ events: batch(b + 6) }));
+  const reads = Array.from({ length: 10 }, () => small.request.get(`/api/v1/data/servers/${other.serverId}/kills`).set('X-Service-Api-Key', other.key));
+  const [pushedAgain, read] = await Promise.all([Promise.all(again), Promise.all(reads)]);
+  t.deepEqual(pushedAgain.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+  t.deepEqual(read.map((r) => r.status), Array(10).fill(200));
+  const { rows } = await small.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = $1', [busy.serverId]);
+  t.is(rows[0]!.n, 12_000);
+});
+
+test('batches of one server beyond the in-process queue are refused with 429 and Retry-After', async (t) => {
+  const gate = new IngestGate(4);
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const held = Array.from({ length: perServerInFlight + perServerQueued }, () => gate.run('s1', () => hold));
+  const refused = await gate.run('s1', async () => 'ran').catch((err: { status: number; headers: Record<string, string> }) => err);
+  t.like(refused, { status: 429, headers: { 'Retry-After': '1' } });
+  t.is(await gate.run('s2', async () => 'ran'), 'ran', 'another server is not held up by it');
+  release();
+  await Promise.all(held);
+  t.is(await gate.run('s1', async () => 'ran'), 'ran', 'the queue drains');
+});

@@ -1,0 +1,184 @@
+// The public trust lookup: identifier kinds and errors, the TrustScore schema, the per-IP limit,
+// the score cache and its invalidation, proofs, and the discovery document.
+import test from 'ava';
+import { SignJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import type { JSONWebKeySet } from 'jose';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
+import { linkChatUser } from '../../src/trust/player.repo.ts';
+import { invalidateTrustScores } from '../../src/trust/lookup.ts';
+import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
+import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
+import { envFor } from '../helpers/controller-http.ts';
+import { setupOperator, userWithRole } from '../helpers/controller.ts';
+import { ev, ingest, assertSchema, tenant, player } from '../helpers/seed.ts';
+import { t0 } from '../helpers/env.ts';
+import { decide, rsaKey, submit } from '../helpers/trust.ts';
+
+const steam64 = player(7).platformId;
+const snowflake = '175928847299117063';
+
+async function seenPlayer(env: Awaited<ReturnType<typeof envFor>>) {
+  const t = await tenant(env.deps);
+  const res = await ingest(env, t, [ev.presence('player.connect', t0 - 60_000, 7), ev.kill(t0 - 30_000, 7, 8)]);
+  if (res.status !== 200) throw new Error(`ingest ${res.status}`);
+  return t;
+}
+
+test('every identifier kind finds the player; the body matches the TrustScore schema', async (t) => {
+  const env = await envFor(t);
+  await seenPlayer(env);
+  const { rows } = await env.deps.db.query<{ serviceId: string }>('SELECT service_id AS "serviceId" FROM players WHERE platform_id = $1', [steam64]);
+  const serviceId = rows[0]!.serviceId;
+  await linkChatUser(env.deps.db, snowflake, steam64, new Date(t0).toISOString());
+  const offset = BigInt(steam64) - 76561197960265728n;
+  const forms = [steam64, `STEAM_0:${offset % 2n}:${offset / 2n}`, `STEAM_1:${offset % 2n}:${offset / 2n}`, serviceId, serviceId.toUpperCase(),
+    dayzIdOf(steam64), battleyeGuidOf(steam64), battleyeGuidOf(steam64).toUpperCase(), `discord:${snowflake}`, snowflake];
+  for (const form of forms) {
+    const res = await env.request.get(`/api/v1/trust/${encodeURIComponent(form)}`);
+    t.is(res.status, 200, form);
+    assertSchema(t, 'trust-score.json', res.body);
+    t.is(res.body.platformId, steam64, form);
+    t.is(res.body.serviceId, serviceId, form);
+    t.false('proof' in res.body, 'no proof without a signing key');
+    t.is(res.headers['x-service-trust-proof'], undefined);
+  }
+  const body = (await env.request.get(`/api/v1/trust/${steam64}`)).body;
+  t.is(body.signals.kills, 1);
+  t.is(body.signals.serversSeen, 1);
+  t.is(body.computedAt, new Date(t0).toISOString());
+  t.deepEqual(Object.keys(body.signals), ['bansActive', 'submissionsPending', 'overturns', 'playMinutes', 'serversSeen', 'kills', 'headshotRatio', 'accuracy', 'meanKillDistance']);
+});
+
+test('the legacy form is read both ways on a known pair', async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  const community = await userWithRole(env, 'moderator');
+  const entry = await submit(env, community, { platformId: 'STEAM_0:0:47908' });
+  t.is(entry.platformId, '76561197960361544');
+  await decide(env, operator, String(entry.id), 'approve');
+  const res = await env.request.get('/api/v1/trust/76561197960361544');
+  t.is(res.status, 200);
+  t.is(res.body.serviceId, null, 'a player known only from the pool has no service id yet');
+  t.is(res.body.signals.bansActive, 1);
+  t.is(res.body.band, 'high_risk');
+});
+
+test('malformed identifiers are 400s with a clear message; unknown players 404 NOT_FOUND', async (t) => {
+  const env = await envFor(t);
+  for (const bad of ['hello', '123', 'STEAM_0:2:1', 'discord:abc', 'discord:76561198000000007', '%C3%A9', 'x'.repeat(101), '1'.repeat(21)]) {
+    const res = await env.request.get(`/api/v1/trust/${bad}`);
+    assertError(t, res, 400, 'BAD_REQUEST', bad);
+    t.regex(res.body.message, /identifier/);
+  }
+  for (const unknown of ['76561198999999999', 'STEAM_0:1:999', '00000000-0000-4000-8000-000000000000', `discord:${snowflake}`, dayzIdOf('76561198999999999')]) {
+    assertError(t, await env.request.get(`/api/v1/trust/${encodeURIComponent(unknown)}`), 404, 'NOT_FOUND', unknown);
+  }
+});
+
+test('per-IP rate limit with RateLimit headers; 429 carries retryAfter 60; IPv6 counts per /64', async (t) => {
+  const env = await envFor(t, { RATE_TRUST_LOOKUP: '3', TRUSTED_PROXIES: '127.0.0.1,::1' });
+  await seenPlayer(env);
+  const from = (ip: string) => env.request.get(`/api/v1/trust/${steam64}`).set('X-Forwarded-For', ip);
+  for (let i = 0; i < 3; i++) {
+    const res = await from('203.0.113.5');
+    t.is(res.status, 200);
+    assertRateLimitHeaders(t, res, 3);
+    t.is(res.headers['ratelimit-remaining'], String(2 - i));
+  }
+  const refused = await from('203.0.113.5');
+  assertError(t, refused, 429, 'RATE_LIMITED');
+  t.is(refused.body.retryAfter, 60);
+  t.is(refused.headers['retry-after'], '60');
+  assertRateLimitHeaders(t, refused, 3);
+  t.is((await from('203.0.113.6')).status, 200, 'another address has its own budget');
+  for (let i = 0; i < 3; i++) t.is((await from(`2001:db8:1:2::${i + 1}`)).status, 200);
+  t.is((await from('2001:db8:1:2:ffff::9')).status, 429, 'the same /64');
+  t.is((await from('2001:db8:1:3::1')).status, 200, 'another /64');
+  env.clock.advance(120_000);
+  t.is((await from('203.0.113.5')).status, 200, 'the window moved on');
+});
+
+test('the score is cached until its evidence changes; ingestion of the player invalidates it', async (t) => {
+  const env = await envFor(t);
+  const server = await seenPlayer(env);
+  const first = await env.request.get(`/api/v1/trust/${steam64}`);
+  // A change behind the service's back is not seen: the answer came from the cache.
+  await env.deps.db.query('UPDATE server_players SET play_seconds = 360000 WHERE platform_id = $1', [steam64]);
+  env.clock.advance(1000);
+  const cached = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.deepEqual(cached.body, first.body);
+  await invalidateTrustScores(env.deps, [steam64]);
+  const fresh = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.true(fresh.body.signals.playMinutes >= 6000);
+  t.not(fresh.body.computedAt, first.body.computedAt);
+  await ingest(env, server, [ev.kill(t0 - 1000, 7, 9)]);
+  const afterIngest = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.is(afterIngest.body.signals.kills, fresh.body.signals.kills + 1, 'the ingested kill reached the score');
+});
+
+test('an approved entry past its expiry weighs less, without waiting for a sweep', async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  const community = await userWithRole(env, 'moderator');
+  const entry = await submit(env, community, { platformId: steam64, expiresAt: new Date(t0 + 3600_000).toISOString() });
+  await decide(env, operator, String(entry.id), 'approve');
+  const active = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.is(active.body.signals.bansActive, 1);
+  env.clock.advance(2 * 3600_000);
+  const lapsed = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.is(lapsed.body.signals.bansActive, 0, 'the cached score did not outlive the expiry');
+  t.true(lapsed.body.score > active.body.score);
+  t.true(lapsed.body.reasons.some((r: string) => r.startsWith('1 expired ban')));
+  env.clock.advance(400 * 24 * 3600_000);
+  await invalidateTrustScores(env.deps, [steam64]);
+  const faded = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.true(faded.body.score > lapsed.body.score, 'an old expiry fades');
+});
+
+test('proofs verify with the discovery JWKS alone; tampered, foreign-key and session tokens fail', async (t) => {
+  const env = await envFor(t, { TRUST_SIGNING_KEY: `${rsaKey(0)}\n${rsaKey(1)}` });
+  await seenPlayer(env);
+  const owner = await setupOperator(env);
+  const res = await env.request.get(`/api/v1/trust/${steam64}`);
+  assertSchema(t, 'trust-score.json', res.body);
+  t.is(res.headers['x-service-trust-proof'], res.body.proof);
+  const discovery = await env.request.get('/.well-known/service-trust.json');
+  assertSchema(t, 'trust-discovery.json', discovery.body);
+  t.is(discovery.body.signing.algorithm, 'RS256');
+  t.is(discovery.body.signing.jwks.keys.length, 2, 'both keys of the rotation are published');
+  const jwks = createLocalJWKSet(discovery.body.signing.jwks as JSONWebKeySet);
+  const options = { algorithms: ['RS256'], issuer: 'gameservice-trust', audience: lookupProofAudience, typ: lookupProofType, currentDate: new Date(t0) };
+  const { payload, protectedHeader } = await jwtVerify(res.body.proof, jwks, options);
+  t.is(protectedHeader.kid, discovery.body.signing.jwks.keys[0].kid, 'the first configured key signs');
+  t.like(payload, { platformId: steam64, serviceId: res.body.serviceId, score: res.body.score, band: res.body.band, confidence: res.body.confidence, computedAt: res.body.computedAt });
+
+  const [h, p, s] = (res.body.proof as string).split('.');
+  const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+  const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, score: 100 })).toString('base64url')}.${s}`;
+  await t.throwsAsync(jwtVerify(tampered, jwks, options));
+  const { createPrivateKey } = await import('node:crypto');
+  const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: protectedHeader.kid, typ: lookupProofType }).sign(createPrivateKey(rsaKey(2)));
+  await t.throwsAsync(jwtVerify(foreign, jwks, options));
+  t.is(decodeProtectedHeader(owner.token).alg, 'HS256');
+  await t.throwsAsync(jwtVerify(owner.token, jwks, options), undefined, 'a session JWT is no proof');
+});
+
+test('without a signing key the discovery document has no signing section', async (t) => {
+  const env = await envFor(t);
+  const res = await env.request.get('/.well-known/service-trust.json');
+  t.is(res.status, 200);
+  assertSchema(t, 'trust-discovery.json', res.body);
+  t.false('signing' in res.body);
+  t.deepEqual(res.body.bands, { trusted: { min: 75, max: 100 }, neutral: { min: 50, max: 74 }, watch: { min: 25, max: 49 }, high_risk: { min: 0, max: 24 } });
+  t.deepEqual(res.body.reasonCategories, ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other']);
+  t.is(res.body.scoreSchema.title, 'TrustScore');
+});
+
+test('a bad signing key stops the start with a clear message', (t) => {
+  const bad = (env: Record<string, string>) => t.throws(() => loadConfig(env), { instanceOf: ConfigError });
+  t.regex(bad({ TRUST_SIGNING_KEY: 'not a key' }).message, /TRUST_SIGNING_KEY: no PEM block/);
+  t.regex(bad({ TRUST_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }).message, /TRUST_SIGNING_KEY: not a readable PEM private key/);
+  t.regex(bad({ TRUST_SIGNING_KEY_FILE: '/nonexistent/key.pem' }).message, /cannot read \/nonexistent\/key.pem/);
+  t.deepEqual(loadConfig({ TRUST_SIGNING_KEY: rsaKey(0).replaceAll('\n', '\\n') }).trustSigningKeys, [rsaKey(0).trim()], 'a one-line key with \\n is read');
+});
