@@ -12,6 +12,9 @@ import { canonicalPlatformId, createBan, removeBan } from '../bans/bans.ts';
 import { queuePlayer, removeQueueEntry } from '../queue/queue.ts';
 import { entriesOfPlayer } from '../queue/queue.repo.ts';
 import { commandFinished, requestServerCommand } from '../servers/control.ts';
+import { trustLookup } from '../trust/lookup.ts';
+import { findTrustPlayer, linkChatUser } from '../trust/player.repo.ts';
+import { classifyIdentifier } from '../identities/id-forms.ts';
 
 export interface ChatCall {
   deps: Deps;
@@ -32,12 +35,16 @@ export interface ChatAction {
   permission: Permission;
   /** Runs against one server of the account (serverId required). */
   needsServer: boolean;
+  /** Refused unless the call is signed: what it does rests on the chat user being who they say. */
+  signedOnly?: boolean;
   /** $id of the params schema in schemas/ (none: params must be absent or empty). */
   params?: string;
   run: (call: ChatCall, params: Record<string, unknown>) => Promise<ChatResult>;
 }
 
 const until = (expiresAt: string | null) => (expiresAt === null ? 'permanently' : `until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC`);
+
+interface ScoreBody { platformId: string; score: number; band: string; confidence: number; reasons: string[] }
 
 interface StatusBody { name: string; online: boolean; players: number | null; fps: number | null; map: string | null }
 
@@ -59,6 +66,32 @@ export const chatActions: Record<string, ChatAction> = {
       const names = online.players.map((p) => p.name);
       const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
       return { text: online.count === 0 ? 'nobody is online' : `${online.count} online: ${shown}`, ...online };
+    },
+  },
+  'trust.lookup': {
+    permission: 'trust.read',
+    needsServer: false,
+    params: 'chat-params-trust-lookup.json',
+    // The public lookup itself (same cache, same proof); the bot path's own rate cap applies instead of the per-IP one.
+    run: async ({ deps }, params) => {
+      const cached = await trustLookup(deps, params.identifier as string);
+      const score = JSON.parse(cached.body) as ScoreBody;
+      const moved = score.reasons.slice(1);
+      const why = moved.length === 0 ? 'no history yet' : moved.join('; ');
+      return { text: `${score.platformId}: trust ${score.score}/100, ${score.band.replace('_', ' ')} (confidence ${score.confidence}): ${why}`, score };
+    },
+  },
+  link: {
+    permission: 'trust.read',
+    needsServer: false,
+    signedOnly: true,
+    params: 'chat-params-link.json',
+    run: async ({ deps, chatUserId }, params) => {
+      const id = classifyIdentifier(params.platformId as string, deps.clock.now());
+      const player = id && (await findTrustPlayer(deps.db, id.kind, id.value));
+      if (!player) throw notFound('player');
+      await linkChatUser(deps.db, chatUserId, player.platformId, new Date(deps.clock.now()).toISOString());
+      return { text: `linked discord:${chatUserId} to ${player.platformId}`, chatUserId, platformId: player.platformId };
     },
   },
   'ban.create': {

@@ -39,6 +39,7 @@ export function chatActionRouter(deps: Deps): Router<AppState> {
     if (!action) throw badRequest(`action must be one of: ${Object.keys(chatActions).join(', ')}`);
     if (action.needsServer && !body.serverId) throw badRequest('serverId is required for this action');
     if (action.needsServer && !accountId) throw notFound('server');
+    if (action.signedOnly && !signed) throw new ApiError('FORBIDDEN', `${body.action} needs a signed call: it acts on the chat user's own identity`);
     const role: ChatRole = signed && accountId ? await chatRoleOf(deps, accountId, body.chatUserId) : 'chat-bot';
     actAs(ctx, accountId ?? '', body.chatUserId, signed, role);
     if (!ctx.state.principal!.permissions.has(action.permission)) {

@@ -209,3 +209,48 @@ test('moderation actions run through the bans, queue and server-control code, un
   assertError(t, bad, 400, 'BAD_REQUEST');
   t.regex(bad.body.message, /^params\.platformId/);
 });
+
+test('trust.lookup answers the public score with a printable line, signed or not, with or without a server', async (t) => {
+  const { env, serverId, ingestToken } = await chatEnv(t);
+  const now = env.clock.now();
+  t.is((await ingest(env, { serverId, token: ingestToken }, [ev.presence('player.connect', now - 60_000, 5)])).status, 200);
+  const platformId = '76561198000000005';
+  const publicScore = (await env.request.get(`/api/v1/trust/${platformId}`)).body as Record<string, unknown>;
+  for (const call of [{ action: 'trust.lookup', params: { identifier: platformId } }, { action: 'trust.lookup', serverId, params: { identifier: platformId } }]) {
+    const res = await chat(env, call);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    t.deepEqual(res.body.result.score, publicScore);
+    t.is(res.body.result.text, `${platformId}: trust ${publicScore.score as number}/100, ${String(publicScore.band).replace('_', ' ')} (confidence ${publicScore.confidence as number}): ${(publicScore.reasons as string[]).slice(1).join('; ') || 'no history yet'}`);
+  }
+  t.is((await chat(env, { action: 'trust.lookup', params: { identifier: platformId } }, {})).status, 200, 'signed');
+  assertError(t, await chat(env, { action: 'trust.lookup', params: { identifier: 'not an id' } }), 400, 'BAD_REQUEST', 'malformed identifier');
+  assertError(t, await chat(env, { action: 'trust.lookup', params: { identifier: '76561198000009999' } }), 404, 'NOT_FOUND', 'unknown player');
+  const missing = await chat(env, { action: 'trust.lookup', params: {} });
+  assertError(t, missing, 400, 'BAD_REQUEST');
+  t.regex(missing.body.message, /^params .*identifier/);
+});
+
+test('link ties the signing chat user to a known player, so discord:<id> lookups find them; unsigned calls are refused', async (t) => {
+  const { env, serverId, ingestToken } = await chatEnv(t);
+  const now = env.clock.now();
+  t.is((await ingest(env, { serverId, token: ingestToken }, [ev.presence('player.connect', now - 60_000, 6), ev.presence('player.connect', now - 60_000, 7)])).status, 200);
+  assertError(t, await env.request.get(`/api/v1/trust/discord:${alice}`), 404, 'NOT_FOUND', 'not linked yet');
+
+  const unsigned = await chat(env, { action: 'link', params: { platformId: '76561198000000006' } });
+  assertError(t, unsigned, 403, 'FORBIDDEN', 'the chat user is unproven');
+  assertError(t, await env.request.get(`/api/v1/trust/discord:${alice}`), 404, 'NOT_FOUND', 'an unsigned link changes nothing');
+
+  const linked = await chat(env, { action: 'link', params: { platformId: '76561198000000006' } }, {});
+  t.is(linked.status, 200, JSON.stringify(linked.body));
+  t.is(linked.body.result.text, `linked discord:${alice} to 76561198000000006`);
+  t.is((await env.request.get(`/api/v1/trust/discord:${alice}`)).body.platformId, '76561198000000006');
+  // A new link replaces the old one; another chat user's link is their own.
+  t.is((await chat(env, { action: 'link', serverId, params: { platformId: '76561198000000007' } }, {})).status, 200);
+  t.is((await env.request.get(`/api/v1/trust/discord:${alice}`)).body.platformId, '76561198000000007');
+  assertError(t, await env.request.get(`/api/v1/trust/discord:${bob}`), 404, 'NOT_FOUND', 'bob never linked');
+
+  assertError(t, await chat(env, { action: 'link', params: { platformId: '76561198000009999' } }, {}), 404, 'NOT_FOUND', 'a player the network never saw');
+  const bad = await chat(env, { action: 'link', params: { platformId: 'STEAM_9:9' } }, {});
+  assertError(t, bad, 400, 'BAD_REQUEST');
+  t.regex(bad.body.message, /^params\.platformId/);
+});
