@@ -34,7 +34,11 @@ export function freePort(): Promise<number> {
 /** Starts `node --import tsx <script> ...args` from the repository root with extra environment. */
 export async function startChild(name: string, script: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it exits (open it in
+  // Chrome DevTools or speedscope), for the before/after profiles of a hot path.
+  // One folder per child: the loader thread of tsx writes a profile of its own beside the main one.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name.replace(/\W+/g, '-')}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],

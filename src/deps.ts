@@ -11,6 +11,7 @@ import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
+import type { StoredPlayers } from './ingest/ingest.repo.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
@@ -35,6 +36,8 @@ export interface Deps {
     serverReads: LRUCache<string, Map<string, object | string>>;
     /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
     mergeChecked: LRUCache<string, true>;
+    /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
+    playersStored: StoredPlayers;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -54,6 +57,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       apiKeys: cache(), serverOwners: cache(), ingestTokens: cache(),
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
+      playersStored: new LRUCache({ max: 200_000, ttl: 60_000 }),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],

@@ -1,4 +1,5 @@
 // SQL of one ingested batch: the per-server lock, event-id claims, kills, players and server status.
+import type { LRUCache } from 'lru-cache';
 import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
@@ -107,31 +108,55 @@ const playerColumns = (seen: SeenPlayers) => {
   ];
 };
 
+/** What is known to be stored of a player at least: the name, a first seen no later, a last seen no earlier. */
+export interface StoredPlayer { name: string; firstMs: number; lastMs: number }
+export type StoredPlayers = LRUCache<string, StoredPlayer>;
+
+/** A player's row is left alone while it says as much: same name, seen within 10 minutes of these times. */
+const slackMs = 10 * 60_000;
+const coveredBy = (stored: StoredPlayer | undefined, s: StoredPlayer) =>
+  stored !== undefined && stored.name === s.name && stored.firstMs <= s.firstMs && stored.lastMs >= s.lastMs - slackMs;
+
 /**
  * Network-wide identities: name and first/last seen of players, a Steam64 with its DayZ ID and
  * BattlEye GUID beside it. Rows are written in platform-id order, so two writers never deadlock.
- * A player whose row already says as much (same name, seen within 10 minutes of these times) is
- * left out before the upsert: ON CONFLICT DO UPDATE locks every row it meets, even the ones its
- * WHERE then leaves alone, and a backfill names the same players batch after batch.
+ * A player whose row already says as much is left out before the upsert: ON CONFLICT DO UPDATE
+ * locks every row it meets, even the ones its WHERE then leaves alone, and a backfill names the
+ * same players batch after batch. With `known`, what the rows hold is remembered, so a batch whose
+ * players are all covered sends nothing (a row only widens: another process's newer name is the
+ * one thing it can miss, for the cache's lifetime).
  */
-export async function upsertPlayers(db: Queryable, seen: SeenPlayers): Promise<void> {
-  if (seen.size === 0) return;
+export async function upsertPlayers(db: Queryable, seen: SeenPlayers, known?: StoredPlayers): Promise<void> {
+  const wanted = known ? new Map([...seen].filter(([id, s]) => !coveredBy(known.get(id), s))) : seen;
+  if (wanted.size === 0) return;
   const stale = `excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
              OR excluded.last_seen_at > p.last_seen_at + interval '10 minutes'`;
-  await db.query({
+  const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+  const { rows } = await db.query<{ id: string } & StoredPlayer>({
     name: 'upsert-players',
-    text: `INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
-           SELECT s.* FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
-             AS s(platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
-           WHERE NOT EXISTS (SELECT 1 FROM players q WHERE q.platform_id = s.platform_id AND q.name = s.name
-             AND q.first_seen_at <= s.first_seen_at AND q.last_seen_at >= s.last_seen_at - interval '10 minutes')
-           ON CONFLICT (platform_id) DO UPDATE SET
-             name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
-             first_seen_at = least(p.first_seen_at, excluded.first_seen_at),
-             last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)
-           WHERE ${stale}`,
-    values: playerColumns(seen),
+    text: `WITH s AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
+               AS s(platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
+           ), up AS (
+             INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
+             SELECT s.* FROM s
+             WHERE NOT EXISTS (SELECT 1 FROM players q WHERE q.platform_id = s.platform_id AND q.name = s.name
+               AND q.first_seen_at <= s.first_seen_at AND q.last_seen_at >= s.last_seen_at - interval '10 minutes')
+             ON CONFLICT (platform_id) DO UPDATE SET
+               name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
+               first_seen_at = least(p.first_seen_at, excluded.first_seen_at),
+               last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)
+             WHERE ${stale}
+             RETURNING platform_id, name, first_seen_at, last_seen_at
+           )
+           SELECT platform_id AS id, name, ${ms('first_seen_at')} AS "firstMs", ${ms('last_seen_at')} AS "lastMs" FROM up
+           UNION ALL
+           SELECT p.platform_id, p.name, ${ms('p.first_seen_at')}, ${ms('p.last_seen_at')}
+           FROM s JOIN players p ON p.platform_id = s.platform_id
+           WHERE $7::bool AND NOT EXISTS (SELECT 1 FROM up WHERE up.platform_id = s.platform_id)`,
+    values: [...playerColumns(wanted), known !== undefined],
   });
+  for (const { id, name, firstMs, lastMs } of rows) known?.set(id, { name, firstMs, lastMs });
 }
 
 /**

@@ -43,7 +43,7 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
   // rows are then never held for a whole batch, which made concurrent batches naming the same
   // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
   const steam64s = steam64PlayersOf(events);
-  await upsertPlayers(deps.db, steam64s);
+  await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
   const { result, merges } = await inTransaction(deps.db, async (tx) => {
     const aliasIds = aliasIdsOf(events);
     if (aliasIds.length > 0) {

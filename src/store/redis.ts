@@ -11,12 +11,20 @@ const scripts = {
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
+  dropTrustScore: { file: '../trust/drop-score.lua', keys: 2 },
 } as const;
 
 type ScriptReply = Promise<unknown>;
 export type AppRedis = Redis & {
   [K in keyof typeof scripts]: (...args: (string | number)[]) => ScriptReply;
 };
+
+/** A pipeline, with the service's scripts queueable like any command. */
+export type AppPipeline = ReturnType<Redis['pipeline']> & {
+  [K in keyof typeof scripts]: (...args: (string | number)[]) => AppPipeline;
+};
+
+export const appPipeline = (redis: AppRedis): AppPipeline => redis.pipeline() as AppPipeline;
 
 export function createRedis(url: string, keyPrefix: string): AppRedis {
   const redis = new Redis(url, {
