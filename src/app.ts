@@ -36,6 +36,7 @@ import { trustPoolRouter } from './trust/pool.route.ts';
 import { trustApiRouter } from './trust/router.ts';
 import { trustDiscoveryRouter } from './trust/discovery.route.ts';
 import { partnerKeysRouter } from './trust/partner-keys.route.ts';
+import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
 // default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
@@ -46,7 +47,7 @@ export const routersOf = (deps: Deps) => [
   operatorRouter(deps), serversRouter(deps), auditRouter(deps), tilesRouter(deps),
   chatActionRouter(deps), chatUserRolesRouter(deps),
   bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), serverControlRouter(deps),
-  trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps),
+  trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),
 ].map(normaliseIdParams);
 
 /**

@@ -2,6 +2,8 @@
 // Nothing else in the service reads process.env or Deno.env.
 import { randomBytes } from 'node:crypto';
 import { trustSigningKeysFrom } from './trust/signing-keys.ts';
+import { storeProductsFrom } from './store-webhook/products.ts';
+import type { StoreProducts } from './store-webhook/products.ts';
 import { Ajv } from 'ajv';
 import ipaddr from 'ipaddr.js';
 
@@ -55,6 +57,14 @@ export interface Config {
   trustSigningKeys: string[];
   /** `iss` of trust proofs. */
   trustIssuer: string;
+  /** The store webhook (DESIGN 11): its secrets, its product table, where Tebex may call from. */
+  store: {
+    tebexSecret: string | undefined;
+    ownSecret: string | undefined;
+    products: StoreProducts;
+    /** Addresses or CIDR ranges Tebex calls from; empty = any address. */
+    tebexSources: string[];
+  };
 }
 
 const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
@@ -96,6 +106,10 @@ const envSchema = {
     CHAT_SIGNING_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
     CHAT_REQUIRE_SIGNATURE: { type: 'boolean', default: false },
     CHAT_ROLES_DIR: { type: 'string', minLength: 1, default: 'data/chat-roles' },
+    TEBEX_WEBHOOK_SECRET: { type: 'string', minLength: 8, maxLength: 512 },
+    STORE_WEBHOOK_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
+    STORE_PRODUCTS: { type: 'string', minLength: 2, maxLength: 200_000 },
+    TEBEX_SOURCE_ADDRESSES: { type: 'string', pattern: '^[0-9a-fA-F.:/, ]*$', default: '' },
   },
 } as const;
 
@@ -129,10 +143,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const v = input as EnvValues;
   if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production') problems.push('JWT_SECRET: required in production (at least 32 characters)');
-  const trustedProxies = String(v.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-  for (const proxy of trustedProxies) {
-    if (!ipaddr.isValidCIDR(proxy) && !ipaddr.isValid(proxy)) problems.push(`TRUSTED_PROXIES: "${proxy}" is not an address or CIDR range`);
-  }
+  const trustedProxies = addressList(v.TRUSTED_PROXIES, 'TRUSTED_PROXIES', problems);
+  const tebexSources = addressList(v.TEBEX_SOURCE_ADDRESSES, 'TEBEX_SOURCE_ADDRESSES', problems);
+  const store = storeProductsFrom(v.STORE_PRODUCTS as string | undefined);
+  problems.push(...store.problems);
   const trustKeys = trustSigningKeysFrom(v.TRUST_SIGNING_KEY as string | undefined, v.TRUST_SIGNING_KEY_FILE as string | undefined);
   problems.push(...trustKeys.problems);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -176,5 +190,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       requireSignature: v.CHAT_REQUIRE_SIGNATURE as boolean,
       rolesDir: v.CHAT_ROLES_DIR as string,
     },
+    store: {
+      tebexSecret: v.TEBEX_WEBHOOK_SECRET as string | undefined,
+      ownSecret: v.STORE_WEBHOOK_SECRET as string | undefined,
+      products: store.products,
+      tebexSources,
+    },
   };
+}
+
+/** A comma-separated list of addresses or CIDR ranges; each one that is neither is a problem. */
+function addressList(value: unknown, name: string, problems: string[]): string[] {
+  const entries = String(value ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!ipaddr.isValidCIDR(entry) && !ipaddr.isValid(entry)) problems.push(`${name}: "${entry}" is not an address or CIDR range`);
+  }
+  return entries;
 }

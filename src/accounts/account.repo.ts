@@ -26,6 +26,12 @@ export async function markOperatorAccount(db: Queryable, accountId: string): Pro
   await db.query('UPDATE accounts SET is_operator = true WHERE id = $1', [accountId]);
 }
 
+/** The operator's account (the first one made by setup), if setup ran. */
+export async function operatorAccountId(db: Queryable): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM accounts WHERE is_operator ORDER BY created_at, id LIMIT 1');
+  return rows[0]?.id;
+}
+
 /** Every account, oldest first (the operator's is the first), for the operator CLI. */
 export async function listAccounts(db: Queryable): Promise<(Account & { isOperator: boolean; servers: number })[]> {
   const { rows } = await db.query<Account & { isOperator: boolean; servers: number }>(

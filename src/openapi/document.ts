@@ -14,9 +14,11 @@ import { queueOperations } from '../queue/openapi.ts';
 import { serverControlOperations } from '../servers/control.openapi.ts';
 import { chatOperations } from '../chat/openapi.ts';
 import { trustPublicOperations } from '../trust/openapi.ts';
+import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 
 export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
-  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...trustPublicOperations];
+  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...trustPublicOperations,
+  ...storeWebhookOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });
@@ -57,6 +59,7 @@ const securityOf = {
   // Unsigned calls run too, with the chat-bot role only: the empty requirement says so.
   chatSignature: [{ chatTimestamp: [], chatSignature: [] }, {}],
   partnerKey: [{ bearerPartnerKey: [] }, { headerPartnerKey: [] }],
+  storeSignature: [{ tebexSignature: [] }, { storeSignature: [] }],
 };
 
 function operationObject(op: Operation) {
@@ -98,6 +101,8 @@ export function buildOpenApiDocument() {
         bearerPartnerKey: { type: 'http', scheme: 'bearer', description: 'partner key of the trust export (svcp_...)' },
         headerPartnerKey: { type: 'apiKey', in: 'header', name: 'x-service-partner-key' },
         chatSignature: { type: 'apiKey', in: 'header', name: 'X-Chat-Signature', description: 'sha256=<hex HMAC-SHA256(CHAT_SIGNING_SECRET, "timestamp.action.chatUserId")>; each signature is accepted once' },
+        tebexSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: 'Tebex: hex HMAC-SHA256(TEBEX_WEBHOOK_SECRET, hex SHA-256 of the raw body)' },
+        storeSignature: { type: 'apiKey', in: 'header', name: 'X-Store-Signature', description: 't=<unix seconds>,v1=<hex HMAC-SHA256(STORE_WEBHOOK_SECRET, "t.body")>; 300 s tolerance; several v1 allowed' },
       },
     },
   };

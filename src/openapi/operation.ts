@@ -5,7 +5,7 @@ export interface Operation {
   path: string;
   summary: string;
   tag: string;
-  security?: 'apiKey' | 'ingestToken' | 'session' | 'chatSignature' | 'partnerKey';
+  security?: 'apiKey' | 'ingestToken' | 'session' | 'chatSignature' | 'partnerKey' | 'storeSignature';
   pathParams?: Record<string, string>;
   /** $id of a query schema in schemas/ */
   query?: string;

@@ -106,6 +106,18 @@ export async function deleteQueueEntry(db: Queryable, accountId: string, entryId
   return rows[0];
 }
 
+/** The player's entry of that scope, locked for the caller's transaction. */
+export async function lockEntryOfScope(db: Queryable, accountId: string, platformId: string, serverIds: string[] | null): Promise<QueueEntry | undefined> {
+  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE account_id = $1 AND platform_id = $2 AND scope_key = $3 FOR UPDATE`,
+    [accountId, platformId, scopeKeyOf(serverIds)]);
+  return rows[0];
+}
+
+export async function lockQueueEntry(db: Queryable, entryId: string): Promise<QueueEntry | undefined> {
+  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE id = $1 FOR UPDATE`, [entryId]);
+  return rows[0];
+}
+
 /** Deletes entries that expired by `nowIso` (at most `limit`); returns them. */
 export async function deleteExpiredEntries(db: Queryable, nowIso: string, limit: number): Promise<QueueEntry[]> {
   const { rows } = await db.query<QueueEntry>(

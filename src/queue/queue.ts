@@ -11,7 +11,7 @@ import type { Actor } from '../bans/bans.ts';
 import { canonicalPlatformId, mergeOrphanDayzId } from '../bans/bans.ts';
 import { liveServerIdsOf } from '../servers/server.repo.ts';
 import { requestAccountSync, requestServerSync } from '../game-files/sync-requests.ts';
-import { deleteQueueEntry, updateQueueEntry, upsertQueueEntry } from './queue.repo.ts';
+import { deleteQueueEntry, lockQueueEntry, updateQueueEntry, upsertQueueEntry } from './queue.repo.ts';
 import type { QueueChange, QueueEntry } from './queue.repo.ts';
 
 export interface QueueInput {
@@ -39,32 +39,47 @@ async function auditQueue(db: Queryable, entry: QueueEntry, atIso: string, actor
 export const requestEntrySync = (db: Queryable, entry: Pick<QueueEntry, 'accountId' | 'serverIds'>, atIso: string) =>
   entry.serverIds === null ? requestAccountSync(db, entry.accountId, 'priority', atIso) : requestServerSync(db, entry.serverIds, 'priority', atIso);
 
-/**
- * Adds a player to the queue, or extends their entry of the same scope. `durationDays` counts from
- * now for a new entry and from the old expiry (if later) for an extended one. Returns created: false
- * for an extension. `extra` carries audit details (a store's event id).
- */
-export async function queuePlayer(deps: Deps, accountId: string, input: QueueInput, actor: Actor, source: QueueEntry['source'] = 'manual', extra: Record<string, unknown> = {}): Promise<{ entry: QueueEntry; created: boolean }> {
-  const nowMs = deps.clock.now();
-  const nowIso = iso(nowMs);
+/** A queue input checked against the account: its scope's servers are live, its player id canonical. */
+export interface ResolvedQueueInput extends Omit<QueueInput, 'serverIds' | 'expiresAt'> {
+  serverIds: string[] | null;
+  expiresAt: string | null;
+}
+
+/** Checks the scope's servers against the account and resolves the player id (a known DayZ ID becomes its Steam64). */
+export async function resolveQueueInput(deps: Deps, accountId: string, input: QueueInput): Promise<ResolvedQueueInput> {
   const serverIds = input.serverIds?.length ? [...new Set(input.serverIds.map((id) => id.toLowerCase()))].sort() : null;
   if (serverIds) {
     const live = new Set(await liveServerIdsOf(deps.db, accountId));
     const unknown = serverIds.filter((id) => !live.has(id));
     if (unknown.length > 0) throw new UnknownServers(`no such server in the account: ${unknown.join(', ')}`);
   }
-  const expiresAt = input.durationDays !== undefined ? iso(nowMs + input.durationDays * 86_400_000) : input.expiresAt ? iso(Date.parse(input.expiresAt)) : null;
-  const platformId = await canonicalPlatformId(deps.db, input.platformId);
-  const result = await inTransaction(deps.db, async (tx) => {
-    const placed = await upsertQueueEntry(tx, accountId, {
-      platformId, playerName: input.playerName ?? null, comment: input.comment ?? null, serverIds, expiresAt, source,
-      createdBy: { id: actor.id, name: actor.name }, ...(input.durationDays !== undefined ? { extendDays: input.durationDays } : {}),
-    }, nowIso);
-    await auditQueue(tx, placed.entry, nowIso, actor, placed.created ? 'queue.add' : 'queue.extend', { expiresAt: placed.entry.expiresAt, serverIds, ...extra });
-    await requestEntrySync(tx, placed.entry, nowIso);
-    return placed;
-  });
-  if (isSteam64(platformId)) await mergeOrphanDayzId(deps, platformId, actor);
+  const expiresAt = input.expiresAt ? iso(Date.parse(input.expiresAt)) : null;
+  return { ...input, serverIds, expiresAt, platformId: await canonicalPlatformId(deps.db, input.platformId) };
+}
+
+/**
+ * Adds or extends the entry inside the caller's transaction: audited, its files asked to sync.
+ * `durationDays` counts from now for a new entry and from the old expiry (if later) for an
+ * extended one. `extra` carries audit details (a store's event id).
+ */
+export async function placeQueueEntry(tx: Queryable, accountId: string, input: ResolvedQueueInput, actor: Actor, nowMs: number,
+  source: QueueEntry['source'] = 'manual', extra: Record<string, unknown> = {}): Promise<{ entry: QueueEntry; created: boolean }> {
+  const nowIso = iso(nowMs);
+  const expiresAt = input.durationDays !== undefined ? iso(nowMs + input.durationDays * 86_400_000) : input.expiresAt;
+  const placed = await upsertQueueEntry(tx, accountId, {
+    platformId: input.platformId, playerName: input.playerName ?? null, comment: input.comment ?? null, serverIds: input.serverIds, expiresAt, source,
+    createdBy: { id: actor.id, name: actor.name }, ...(input.durationDays !== undefined ? { extendDays: input.durationDays } : {}),
+  }, nowIso);
+  await auditQueue(tx, placed.entry, nowIso, actor, placed.created ? 'queue.add' : 'queue.extend', { expiresAt: placed.entry.expiresAt, serverIds: input.serverIds, ...extra });
+  await requestEntrySync(tx, placed.entry, nowIso);
+  return placed;
+}
+
+/** Adds a player to the queue, or extends their entry of the same scope; created: false for an extension. */
+export async function queuePlayer(deps: Deps, accountId: string, input: QueueInput, actor: Actor): Promise<{ entry: QueueEntry; created: boolean }> {
+  const resolved = await resolveQueueInput(deps, accountId, input);
+  const result = await inTransaction(deps.db, (tx) => placeQueueEntry(tx, accountId, resolved, actor, deps.clock.now()));
+  if (isSteam64(resolved.platformId)) await mergeOrphanDayzId(deps, resolved.platformId, actor);
   return result;
 }
 
@@ -100,6 +115,40 @@ export async function removeQueueEntry(deps: Deps, accountId: string, entryId: s
     await requestEntrySync(tx, entry, nowIso);
     return entry;
   });
+}
+
+/** What one grant (a store purchase) gave an entry, so that a refund can take exactly that back. */
+export interface QueueGrant {
+  entryId: string;
+  /** Days the grant added; null = it made the entry permanent. */
+  days: number | null;
+  /** Whether the grant made the entry (else it extended one). */
+  created: boolean;
+  /** The entry's expiry before the grant (null = permanent already, or new). */
+  previousExpiresAt: string | null;
+}
+
+/**
+ * Takes a grant back inside the caller's transaction: a timed grant shortens the entry by its days
+ * (other grants since keep theirs), a permanent one removes the entry it made or restores the
+ * expiry it replaced; an entry left with no time is removed. Audited; its files asked to sync.
+ * Returns false when the entry is gone already (expired or removed by hand).
+ */
+export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor: Actor, nowMs: number, extra: Record<string, unknown>): Promise<boolean> {
+  const entry = await lockQueueEntry(tx, grant.entryId);
+  if (!entry) return false;
+  let expiresAt = entry.expiresAt;
+  if (grant.days !== null) {
+    if (entry.expiresAt !== null) expiresAt = iso(Date.parse(entry.expiresAt) - grant.days * 86_400_000);
+  } else {
+    expiresAt = grant.created ? iso(nowMs) : grant.previousExpiresAt;
+  }
+  const nowIso = iso(nowMs);
+  const ends = expiresAt !== null && Date.parse(expiresAt) <= nowMs;
+  const after = ends ? await deleteQueueEntry(tx, entry.accountId, entry.id) : await updateQueueEntry(tx, entry.accountId, entry.id, { expiresAt }, nowIso);
+  await auditQueue(tx, entry, nowIso, actor, 'queue.revoke', { removed: ends, expiresAt: ends ? null : after!.expiresAt, ...extra });
+  await requestEntrySync(tx, entry, nowIso);
+  return true;
 }
 
 /** An entry as the controller shows it. */

@@ -10,6 +10,7 @@ const names = [
   'NODE_ENV', 'HOST', 'PORT', 'DATABASE_URL', 'DATABASE_SCHEMA', 'PG_POOL_SIZE', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL',
   'DATA_API_ENABLED', 'RATE_DATA_STANDARD', 'RATE_DATA_PARTNER', 'RATE_INGEST', 'RATE_CONTROLLER', 'RATE_AUTH', 'RATE_CHAT',
   'CONTROLLER_RATE_LIMIT', 'JWT_SECRET', 'SESSION_TTL_MINUTES', 'TRUSTED_PROXIES', 'MAP_TILES_DIR', 'INGEST_BODY_LIMIT_BYTES', 'AUTH_CACHE_MS',
+  'STORE_PRODUCTS', 'TEBEX_SOURCE_ADDRESSES', 'STORE_WEBHOOK_SECRET',
 ] as const;
 
 const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!' };
@@ -19,6 +20,7 @@ const value = fc.oneof(
   anyText,
   fc.constantFrom('production', 'development', 'test', 'debug', 'silent', 'true', 'false', 'yes', '0', '1', '65535', '65536', '1023', '1024',
     '67108864', '67108865', '100', '101', 'postgres://x', 'postgresql://u@h/db', 'redis://h', 'rediss://h:1', 'mysql://x',
+    '{"vip":{"days":30,"servers":"all"}}', '{"tebex:12":{"days":null,"servers":["6f1c2c64-3b7e-4d7e-9d59-1d1f4c1b2a10"]}}', '{"vip":{"days":0,"servers":"all"}}', '{"a b":{"days":1,"servers":"all"}}', '{}',
     'public', 'Bad-Schema', 'a'.repeat(63), 'a'.repeat(64), 'tenant:', 'x y', '10.0.0.0/8', '10.0.0.0/33', '::1, 127.0.0.1', '1.2.3', 'fe80::/129'),
   fc.stringMatching(/^[0-9a-f.:/, ]{0,20}$/),
   fc.integer({ min: -10, max: 100_000_000_000 }).map(String),
@@ -99,4 +101,14 @@ test('an empty environment outside production loads the defaults', (t) => {
   checkConfig(c);
   t.like(c, { env: 'development', port: 3000, rates: { dataStandard: 60, dataPartner: 600, ingest: 6000, controller: 600, auth: 20, chat: 120 } });
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError, message: /JWT_SECRET/ });
+});
+
+test('STORE_PRODUCTS: a good table is read with ids lower-cased; a bad one stops the start naming the problem', (t) => {
+  const server = '6F1C2C64-3B7E-4D7E-9D59-1D1F4C1B2A10';
+  const c = loadConfig({ STORE_PRODUCTS: JSON.stringify({ vip: { days: 30, servers: 'all' }, 'tebex:6012': { accountId: server, days: null, servers: [server] } }) });
+  t.deepEqual(c.store.products, { vip: { days: 30, servers: 'all' }, 'tebex:6012': { accountId: server.toLowerCase(), days: null, servers: [server.toLowerCase()] } });
+  for (const [bad, problem] of [['{"vip":', /not JSON/], ['{"vip":{"days":30}}', /servers/], ['{"vip":{"days":-1,"servers":"all"}}', /days/],
+    ['{"tebex:x":{"days":1,"servers":"all"}}', /"tebex:x" is neither a sku/], ['{"vip":{"days":1,"servers":["nope"]}}', /servers/]] as const) {
+    t.throws(() => loadConfig({ STORE_PRODUCTS: bad }), { instanceOf: ConfigError, message: problem }, bad);
+  }
 });
