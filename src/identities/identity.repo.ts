@@ -88,11 +88,17 @@ export async function upsertMergedPlayer(
   );
 }
 
-/** Moves kills (both sides), bans and links from one id to another; deletes the old player row. */
+/**
+ * Moves kills (both sides), bans, trust pool entries (their change moves them to the end of the
+ * export feed, so partners learn the new id) and chat links from one id to another; deletes the old
+ * player row.
+ */
 export async function moveRecords(db: Queryable, fromId: string, intoId: string, serverIds: string[], atIso: string): Promise<void> {
   await db.query('UPDATE kills SET killer_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND killer_platform_id = $1', [fromId, intoId, serverIds]);
   await db.query('UPDATE kills SET victim_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND victim_platform_id = $1', [fromId, intoId, serverIds]);
   await db.query('UPDATE bans SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
+  await db.query('UPDATE trust_entries SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
+  await db.query('UPDATE player_links SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
   await db.query('UPDATE player_aliases SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
   await db.query('DELETE FROM server_players WHERE platform_id = $1 AND server_id = ANY($2::uuid[])', [fromId, serverIds]);
   await db.query('DELETE FROM players WHERE platform_id = $1', [fromId]);

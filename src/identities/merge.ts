@@ -1,5 +1,5 @@
 // Merges a player known only by a DayZ ID or console id into its Steam64 once the Steam64 is learnt
-// (DESIGN 14): per-server totals, kills on both sides, bans and links move in one transaction; the
+// (DESIGN 14): per-server totals, kills on both sides, bans, pool entries and links move in one transaction; the
 // merge is idempotent (a second call finds nothing left to move) and audited as `player.merged`.
 // The derived Redis state of the servers concerned is rebuilt after the commit.
 import type { Deps } from '../deps.ts';
@@ -12,6 +12,7 @@ import { rebuildServer } from '../derived/rebuild.ts';
 import { battleyeGuidOf, dayzIdOf, isConsoleId, isDayzId, isSteam64 } from './id-forms.ts';
 import { combineTotals } from './combine-totals.ts';
 import { completeMovedBans, moveGameFileRecords } from '../game-files/player-merge.ts';
+import { invalidateTrustScores } from '../trust/lookup.ts';
 import {
   accountsConcerned, bumpDerivedVersions, existingPlayers, lockIdentitiesExclusive, lockPlayers, moveRecords, serversOfPlayer, upsertMergedPlayer,
 } from './identity.repo.ts';
@@ -79,6 +80,8 @@ export async function mergeIntoSteam64(deps: Deps, fromId: string, steam64: stri
     }
     return { merged: true, servers };
   });
+  // Both ids' cached scores drop: the Steam64's evidence grew, the DayZ ID now answers as the Steam64.
+  if (result.merged) await invalidateTrustScores(deps, [fromId, steam64]);
   for (const serverId of result.servers) {
     try {
       await rebuildServer(deps, serverId);

@@ -3,9 +3,12 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { registerServer } from '../../src/servers/server.ts';
 import { insertBan, recordBanSync } from '../../src/bans/ban.repo.ts';
-import { dayzIdOf } from '../../src/identities/id-forms.ts';
+import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
+import { upsertMergedPlayer } from '../../src/identities/identity.repo.ts';
 import { IdentityLinkError, learnSteam64, mergeIntoSteam64 } from '../../src/identities/merge.ts';
 import { resolvePlatformId } from '../../src/identities/resolve.ts';
+import { decideEntry, submitToPool } from '../../src/trust/pool.ts';
+import { trustLookup } from '../../src/trust/lookup.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ingest, tenant } from '../helpers/seed.ts';
@@ -29,6 +32,7 @@ const xbox = 'D0B9EDC7A5238AB0A559C250E9849B23D2629915';
 let next = 0;
 const freshSteam64 = () => String(76561198100000000n + BigInt(process.pid % 1000) * 100000n + BigInt(++next));
 
+const iso = (ms: number) => new Date(ms).toISOString();
 const who = (platformId: string, name: string) => ({ platformId, name });
 const kill = (tsMs: number, killer: { platformId: string; name: string }, victim: { platformId: string; name: string }, extra = {}) => ({
   id: randomUUID(), type: 'kill', ts: tsMs, killer, victim, weapon: 'M4A1', distance: 100, isHeadshot: false, ...extra,
@@ -149,6 +153,24 @@ test('the merge an admin or a ban triggers is idempotent and audited once', asyn
   t.is(audit.rows[0].n, 1);
   const player = await env.deps.db.query('SELECT name, dayz_id AS "dayzId" FROM players WHERE platform_id = $1', [h.steam64]);
   t.deepEqual(player.rows, [{ name: 'NewName', dayzId: h.dayz }]);
+});
+
+test('a merge moves the DayZ ID\'s pool entries to the Steam64 (to the end of the export feed) and drops both cached scores', async (t) => {
+  const h = await dayzHistory(t);
+  const entry = await submitToPool(env.deps, { accountId: h.a.accountId, userId: randomUUID() }, { platformId: h.dayz, category: 'cheating', reason: 'aimbot', evidence: [] });
+  await decideEntry(env.deps, entry.id, 'approve');
+  const before = await env.deps.db.query('SELECT change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
+  // The Steam64 became known elsewhere (its own players row) before the merge ran.
+  await upsertMergedPlayer(env.deps.db, { platformId: h.steam64, name: 'Known', firstSeenAt: iso(h.now), lastSeenAt: iso(h.now) }, h.dayz, battleyeGuidOf(h.steam64));
+  const cleanScore = JSON.parse((await trustLookup(env.deps, h.steam64)).body) as { signals: { bansActive: number } };
+  t.is(cleanScore.signals.bansActive, 0, 'the Steam64 alone has no entry yet (and its score is now cached)');
+  await mergeIntoSteam64(env.deps, h.dayz, h.steam64, { type: 'system' });
+  const after = await env.deps.db.query('SELECT platform_id AS p, change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
+  t.is(after.rows[0].p, h.steam64);
+  t.true(BigInt(after.rows[0].x) > BigInt(before.rows[0].x), 'the moved entry is a new change of the feed');
+  const merged = JSON.parse((await trustLookup(env.deps, h.steam64)).body) as { platformId: string; signals: { bansActive: number } };
+  t.like(merged, { platformId: h.steam64, signals: { bansActive: 1 } }, 'the cached clean score was dropped');
+  t.is(JSON.parse((await trustLookup(env.deps, h.dayz)).body).platformId, h.steam64, 'the DayZ ID answers as the Steam64');
 });
 
 test('a console id linked to a Steam64 is merged, and its later events land under the Steam64', async (t) => {
