@@ -6,10 +6,12 @@ import { onlinePlayersScenario } from './online-players.ts';
 import { backfillScenario } from './backfill.ts';
 import { fleetScenario } from './fleet.ts';
 import { agentScenario } from './agent.ts';
+import { gameFilesScenario } from './game-files.ts';
 
 export const scenarios: Scenario[] = [
   onlinePlayersScenario,
   backfillScenario,
   fleetScenario,
   agentScenario,
+  gameFilesScenario,
 ];
