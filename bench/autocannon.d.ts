@@ -10,6 +10,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Requests taken in turn; setupRequest may change each one (its path, say) before it is sent. */
+    requests?: { setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
   }
 
   interface Histogram {

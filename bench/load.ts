@@ -13,6 +13,8 @@ export interface LoadOptions {
   warmupSeconds: number;
   seconds: number;
   headers?: Record<string, string>;
+  /** Paths to take in turn (each request the next), for traffic spread over many keys; default the url's own. */
+  paths?: string[];
 }
 
 export interface Measurement {
@@ -41,7 +43,10 @@ const summarise = (r: Result): Measurement => ({
 
 /** Warms the target up, then measures it; only the second run is reported. */
 export async function measure(o: LoadOptions): Promise<Measurement> {
-  const run = (duration: number) => autocannon({ url: o.url, connections: o.connections, duration, headers: o.headers ?? {} });
+  let next = 0;
+  const paths = o.paths;
+  const requests = paths ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined;
+  const run = (duration: number) => autocannon({ url: o.url, connections: o.connections, duration, headers: o.headers ?? {}, ...(requests ? { requests } : {}) });
   if (o.warmupSeconds > 0) await run(o.warmupSeconds);
   return summarise(await run(o.seconds));
 }

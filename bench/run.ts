@@ -28,7 +28,6 @@
 // scenario's log), BENCH_DATABASE_URL, REDIS_URL.
 // The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
 // itself could not run.
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import process from 'node:process';
 import { loadConfig } from '../src/config.ts';
@@ -42,6 +41,7 @@ import { ingestLoad, measure } from './load.ts';
 import type { IngestOutcome, Measurement } from './load.ts';
 import { killChildrenNow, startChild, stopChildren } from './processes.ts';
 import { scenarios } from './scenarios/index.ts';
+import { serviceEnv, unlimited } from './service-env.ts';
 import type { BenchContext, ScenarioRow } from './scenarios/scenario.ts';
 import type { Child } from './processes.ts';
 
@@ -62,26 +62,6 @@ const settings = {
   rounds: envInt('BENCH_ROUNDS', 1, 1),
   batchSize: 500,
   only: (process.env.BENCH_ONLY ?? '').split(',').map((n) => n.trim()).filter(Boolean),
-};
-
-/** Far above anything the bench can send: the limiter runs its script on every request, and allows it. */
-const unlimited = '1000000000';
-const serviceEnv: Record<string, string> = {
-  NODE_ENV: 'production',
-  HOST: '127.0.0.1',
-  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_bench',
-  DATABASE_SCHEMA: 'bench',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  REDIS_PREFIX: 'bench:',
-  LOG_LEVEL: 'warn',
-  RATE_DATA_STANDARD: unlimited,
-  RATE_DATA_PARTNER: unlimited,
-  RATE_INGEST: unlimited,
-  RATE_CONTROLLER: unlimited,
-  CONTROLLER_RATE_LIMIT: 'true',
-  // The session secret, fresh per run: the bench process signs the owner's session with it (its
-  // config is loaded from this same environment), the children check it.
-  JWT_SECRET: randomBytes(32).toString('base64url'),
 };
 
 const targets = { status: 0.35, leaderboard: 0.25, killfeed: 0.15, p99Ms: 25, ingestEventsPerSec: 20_000, controllerLimiter: 0.8 };
@@ -210,8 +190,8 @@ async function main(): Promise<void> {
       `limiter off pid ${limiterOff.process.pid} on ${limiterOff.port}, limiter on pid ${limiterOn.process.pid} on ${limiterOn.port}`);
 
     const reads = readTargets(hello, service, creds);
-    const measureUrl = (url: string, headers: Record<string, string>) =>
-      measure({ url, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+    const measureUrl = (url: string, headers: Record<string, string>, options: { paths?: string[]; connections?: number } = {}) =>
+      measure({ url, headers, connections: options.connections ?? settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, paths: options.paths });
     const ctx: BenchContext = { deps, say, service, creds, settings, measure: measureUrl, measureKoa: () => measureUrl(reads[0]!.url, {}) };
     if (settings.only.length > 0) {
       const rows = await runScenarios(ctx);

@@ -7,6 +7,7 @@ import { backfillScenario } from './backfill.ts';
 import { fleetScenario } from './fleet.ts';
 import { agentScenario } from './agent.ts';
 import { gameFilesScenario } from './game-files.ts';
+import { trustScenario } from './trust.ts';
 
 export const scenarios: Scenario[] = [
   onlinePlayersScenario,
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   fleetScenario,
   agentScenario,
   gameFilesScenario,
+  trustScenario,
 ];

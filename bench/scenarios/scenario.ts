@@ -13,8 +13,8 @@ export interface BenchContext {
   service: Child;
   creds: Credentials;
   settings: { seconds: number; warmupSeconds: number; connections: number; rounds: number };
-  /** Measures one URL with autocannon (warm-up, then the measured run). */
-  measure: (url: string, headers: Record<string, string>) => Promise<Measurement>;
+  /** Measures one URL with autocannon (warm-up, then the measured run); `paths`: each request the next of them. */
+  measure: (url: string, headers: Record<string, string>, options?: { paths?: string[]; connections?: number }) => Promise<Measurement>;
   /** Measures the bare Koa hello-world now; scenarios compare against runs next to their own. */
   measureKoa: () => Promise<Measurement>;
 }

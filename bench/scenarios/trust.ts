@@ -1,0 +1,147 @@
+// The trust network at a network's shape (issue 11): a pool of 1,000,000 entries from 50
+// communities about 400,000 players (statuses as a moderated pool has them, written in 20
+// transactions as a pool grows), kept between runs in the bench schema. Measured with the per-IP
+// and per-partner limiters running (raised by configuration):
+// - the cached lookup, spread over 10,000 players that have entries, with signing off (the
+//   service of the run) and on (a second service with an RSA key): >= 0.35 x Koa with signing on;
+// - an export page of 1,000 rows from the middle of the feed, signed, 4 partners polling at once:
+//   p99 under 50 ms.
+import { generateKeyPairSync } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { newSecret, secretHash } from '../../src/accounts/secrets.ts';
+import type { Deps } from '../../src/deps.ts';
+import { insertPartnerKey } from '../../src/trust/partner-key.repo.ts';
+import { partnerKeyPrefix } from '../../src/trust/partner-keys.route.ts';
+import { encodeCursor } from '../../src/trust/export.ts';
+import { platformId } from '../fixture.ts';
+import type { Measurement } from '../load.ts';
+import { startChild } from '../processes.ts';
+import { serviceEnv } from '../service-env.ts';
+import type { BenchContext, Scenario, ScenarioRow } from './scenario.ts';
+import { clean, fmt, median } from './scenario.ts';
+
+const entries = 1_000_000;
+const players = 400_000;
+const communities = 50;
+const transactions = 20;
+const lookupPlayers = 10_000;
+const exportRows = 1000;
+const pollers = 4;
+const targets = { lookupSigned: 0.35, exportP99Ms: 50 };
+
+async function ensurePool(ctx: BenchContext): Promise<void> {
+  const db = ctx.deps.db;
+  const { rows: [have] } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trust_entries');
+  if (have!.n === entries) return ctx.say(`  trust: reusing ${fmt(entries)} pool entries`);
+  const started = performance.now();
+  await db.query('DELETE FROM trust_entries');
+  await db.query(`INSERT INTO accounts (id, name) SELECT ('b3c0a000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'bench community ' || g
+    FROM generate_series(1, $1::int) AS g ON CONFLICT (id) DO NOTHING`, [communities]);
+  const per = entries / transactions;
+  for (let t = 0; t < transactions; t++) {
+    // Player of entry g: spread over 400,000 Steam64s; 70% active, 10% expired, 8% overturned, 7% pending, 5% rejected.
+    await db.query(
+      `INSERT INTO trust_entries (platform_id, account_id, submitted_by, status, category, reason, evidence, note, created_at, updated_at, expires_at, decided_at)
+       SELECT '765611980' || lpad((1 + (g::bigint * 7919) % $3)::text, 8, '0'), ('b3c0a000-0000-4000-9000-' || lpad((1 + g % $4)::text, 12, '0'))::uuid,
+         gen_random_uuid(), s.status, (ARRAY['cheating','exploiting','griefing','toxicity','ban_evasion','other'])[1 + g % 6],
+         'bench entry ' || g, '["https://example.org/evidence"]'::jsonb, 'private note', now() - interval '200 days' + make_interval(secs => g * 10),
+         now(), CASE WHEN g % 3 = 0 THEN now() + interval '90 days' END, now()
+       FROM generate_series($1::int, $2::int) AS g,
+         LATERAL (SELECT CASE WHEN g % 100 < 70 THEN 'active' WHEN g % 100 < 80 THEN 'expired' WHEN g % 100 < 88 THEN 'overturned'
+                              WHEN g % 100 < 95 THEN 'pending' ELSE 'rejected' END AS status) AS s`,
+      [t * per + 1, (t + 1) * per, players, communities]);
+  }
+  await db.query('ANALYZE trust_entries');
+  ctx.say(`  trust: generated ${fmt(entries)} pool entries in ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+/** A cursor in the middle of the feed: what a partner resuming a long backfill sends. */
+async function midFeedCursor(deps: Deps): Promise<string> {
+  const { rows: [row] } = await deps.db.query<{ xid: string; id: string }>(
+    'SELECT change_xid::text AS xid, id FROM trust_entries ORDER BY change_xid, id OFFSET $1 LIMIT 1', [entries / 2]);
+  return encodeCursor(row!.xid, row!.id);
+}
+
+function signingKey(): string {
+  return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** One lookup of every path first (20 at a time), so the measured runs read cached scores. */
+async function warm(base: string, paths: string[]): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: 20 }, async () => {
+    while (next < paths.length) {
+      const res = await fetch(`${base}${paths[next++]}`);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`trust lookup warm-up: ${res.status}`);
+    }
+  }));
+}
+
+async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<ScenarioRow[]> {
+  // Players 1..10,000 of the spread have entries (g * 7919 mod 400,000 covers every residue).
+  const paths = Array.from({ length: lookupPlayers }, (_, i) => `/api/v1/trust/${platformId(1 + ((i * 7919) % players))}`);
+  const started = performance.now();
+  await warm(ctx.service.url, paths);
+  await warm(signedUrl, paths);
+  ctx.say(`  trust lookup: ${fmt(lookupPlayers)} scores computed and cached (both services) in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  const koa: Measurement[] = [];
+  const off: Measurement[] = [];
+  const on: Measurement[] = [];
+  for (let round = 0; round < ctx.settings.rounds; round++) {
+    koa.push(await ctx.measureKoa());
+    off.push(await ctx.measure(ctx.service.url, {}, { paths }));
+    on.push(await ctx.measure(signedUrl, {}, { paths }));
+    ctx.say(`  trust lookup (cached, ${fmt(lookupPlayers)} players): signing off ${fmt(off.at(-1)!.reqPerSec)} req/s p99 ${off.at(-1)!.p99Ms} ms, on ${fmt(on.at(-1)!.reqPerSec)} req/s p99 ${on.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s`);
+  }
+  koa.push(await ctx.measureKoa());
+  const base = median(koa.map((m) => m.reqPerSec));
+  const row = (label: string, ms: Measurement[], target?: number): ScenarioRow => {
+    const ratio = median(ms.map((m) => m.reqPerSec)) / base;
+    const pass = ms.every(clean) && (target === undefined || ratio >= target);
+    return {
+      cells: [label, `${fmt(median(ms.map((m) => m.reqPerSec)))} req/s`, String(median(ms.map((m) => m.p99Ms))), ratio.toFixed(2),
+        target === undefined ? '–' : `≥ ${target} x Koa`, target === undefined ? (pass ? '–' : 'FAIL: errors') : pass ? 'PASS' : 'FAIL'],
+      pass,
+    };
+  };
+  return [
+    row(`GET /api/v1/trust/:steam64, cached, signing off (${fmt(lookupPlayers)} players in turn, pool of ${fmt(entries)})`, off),
+    row(`GET /api/v1/trust/:steam64, cached, signing on (RS256 proof in body and header)`, on, targets.lookupSigned),
+  ];
+}
+
+async function exportRow(ctx: BenchContext, signedUrl: string): Promise<ScenarioRow> {
+  const key = newSecret(partnerKeyPrefix);
+  await insertPartnerKey(ctx.deps.db, `bench partner ${new Date().toISOString()}`, 'premium', secretHash(key), new Date().toISOString());
+  const url = `${signedUrl}/api/v1/trust/export?limit=${exportRows}&cursor=${await midFeedCursor(ctx.deps)}`;
+  const headers = { authorization: `Bearer ${key}` };
+  const page = (await (await fetch(url, { headers })).json()) as { count?: number; proof?: string };
+  if (page.count !== exportRows || !page.proof) throw new Error(`export page: ${JSON.stringify(page).slice(0, 200)}`);
+  const runs: Measurement[] = [];
+  for (let round = 0; round < ctx.settings.rounds; round++) {
+    runs.push(await ctx.measure(url, headers, { connections: pollers }));
+    ctx.say(`  trust export (${exportRows} rows, signed, ${pollers} pollers): ${fmt(runs.at(-1)!.reqPerSec)} pages/s, p50 ${runs.at(-1)!.p50Ms} ms, p99 ${runs.at(-1)!.p99Ms} ms`);
+  }
+  const p99 = median(runs.map((m) => m.p99Ms));
+  const pass = runs.every(clean) && p99 < targets.exportP99Ms;
+  return {
+    cells: [`GET /api/v1/trust/export, ${fmt(exportRows)} rows from the middle of a ${fmt(entries)}-entry feed, signed, ${pollers} partners at once`,
+      `${fmt(median(runs.map((m) => m.reqPerSec)))} pages/s`, String(p99), '–', `p99 < ${targets.exportP99Ms} ms`, pass ? 'PASS' : 'FAIL'],
+    pass,
+  };
+}
+
+export const trustScenario: Scenario = {
+  name: 'trust',
+  async run(ctx) {
+    await ensurePool(ctx);
+    const signed = await startChild('service, trust signing on', 'src/main.ts', ['--role', 'web'], { ...serviceEnv, TRUST_SIGNING_KEY: signingKey(), REDIS_PREFIX: 'bench-signed:' }, '/api/health');
+    try {
+      return [...(await lookupRows(ctx, signed.url)), await exportRow(ctx, signed.url)];
+    } finally {
+      signed.process.kill('SIGTERM');
+      await signed.exited;
+    }
+  },
+};
