@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { createApp } from '../../src/app.ts';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { inTransaction } from '../../src/store/db.ts';
@@ -17,7 +18,7 @@ import { envFor } from '../helpers/controller-http.ts';
 import { setupOperator } from '../helpers/controller.ts';
 import { feedSettled, rsaKey } from '../helpers/trust.ts';
 
-const rounds = 5;
+const rounds = 15;
 const writers = 4;
 const opsPerWriter = 12;
 
@@ -44,7 +45,8 @@ async function writeOnce(tx: DbClient, accounts: string[], at: string): Promise<
   if (Math.random() < 0.1) throw new Error('rolled back on purpose');
 }
 
-test('the mirror equals the pool after concurrent writers, round after round', async (t) => {
+/** A service on a real port with a partner key, three communities and an empty mirror of its feed. */
+async function feedWorld(t: ExecutionContext) {
   const env = await envFor(t, { TRUST_SIGNING_KEY: rsaKey(0), PG_POOL_SIZE: '12', RATE_EXPORT_BASIC: '100000' });
   const operator = await setupOperator(env);
   const partner = await env.request.post('/api/trust/partner-keys').set('Authorization', `Bearer ${operator.token}`).send({ name: 'mirror' });
@@ -54,8 +56,35 @@ test('the mirror equals the pool after concurrent writers, round after round', a
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { url, key: partner.body.key as string, pageSize: 3, now: () => env.clock.now() };
-  const mirror = emptyMirror(url);
-  const at = new Date(env.clock.now()).toISOString();
+  return { env, accounts, options, mirror: emptyMirror(url), at: new Date(env.clock.now()).toISOString() };
+}
+
+const activeEntry = async (tx: DbClient, accountId: string, at: string) => {
+  const entry = await insertSubmission(tx, {
+    platformId: `765611982${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, accountId, submittedBy: randomUUID(), banId: null,
+    category: 'cheating', reason: 'held open', evidence: [], note: 'private', expiresAt: null,
+  }, at);
+  await transitionEntry(tx, entry!.id, ['pending'], 'active', at);
+  return entry!.id;
+};
+
+test('a change whose transaction began first but commits after a page read is served by the next sync, never skipped', async (t) => {
+  const { env, accounts, options, mirror, at } = await feedWorld(t);
+  const held = await env.deps.db.connect();
+  t.teardown(() => held.release());
+  await held.query('BEGIN');
+  const early = await activeEntry(held, accounts[0]!, at);
+  const late = await inTransaction(env.deps.db, (tx) => activeEntry(tx, accounts[1]!, at));
+  await syncMirror(mirror, options);
+  t.deepEqual(Object.keys(mirror.bans), [], 'nothing at or above the open transaction is served yet, not even the committed later change');
+  await held.query('COMMIT');
+  await feedSettled(env);
+  await syncMirror(mirror, options);
+  t.deepEqual(Object.keys(mirror.bans).sort(), [early, late].sort());
+});
+
+test('the mirror equals the pool after concurrent writers, round after round', async (t) => {
+  const { env, accounts, options, mirror, at } = await feedWorld(t);
 
   for (let round = 0; round < rounds; round++) {
     let writing = true;
