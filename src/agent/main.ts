@@ -29,6 +29,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 const agent = new Agent(options);
+log.info({ url: options.url, server: options.serverId, logs: options.logs, once: options.once }, 'agent started: reading the admin logs');
 try {
   const report = await agent.run(stop.signal);
   log.info(report, options.once ? 'every line read is acknowledged' : 'stopped');

@@ -16,7 +16,10 @@ import { Agent, agentDefaults } from '../../src/agent/agent.ts';
 import type { AgentOptions } from '../../src/agent/agent.ts';
 import { AgentRefused } from '../../src/agent/sender.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
-import { learnSteam64 } from '../../src/identities/merge.ts';
+import { createBan } from '../../src/bans/bans.ts';
+import { queuePlayer } from '../../src/queue/queue.ts';
+import { userWithRole } from '../helpers/controller.ts';
+import { call } from '../helpers/controller-http.ts';
 import { testEnv, t0 } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, tenant } from '../helpers/seed.ts';
@@ -29,11 +32,6 @@ let baseUrl: string;
 /** While true the service answers every request 503 (an outage in front of it). */
 let down = false;
 let requestsWhileDown = 0;
-/**
- * The game files as the service renders them (DESIGN 9: GET /api/servers/:id/files/bans and
- * /files/priority with the ingest token); served here while those routes are built on another branch.
- */
-const gameFiles = new Map<string, string>();
 /** The next this-many ingest requests answer 429 with Retry-After: 1. */
 let limitedNext = 0;
 const limitedAt: number[] = [];
@@ -43,8 +41,6 @@ test.before(async () => {
   env = await testEnv({ RATE_DATA_STANDARD: '1000000' });
   const app = createApp(env.deps).callback();
   server = createServer((req, res) => {
-    const file = /^\/api\/servers\/[^/]+\/files\/(bans|priority)$/.exec(req.url ?? '')?.[1];
-    if (file && gameFiles.has(file)) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(gameFiles.get(file));
     if (limitedNext > 0 && req.url?.endsWith('/events')) {
       limitedNext -= 1;
       limitedAt.push(Date.now());
@@ -232,9 +228,10 @@ ${at(30)} | #####
   t.deepEqual(online.body.players.map((p: { platformId: string }) => p.platformId).sort(), [dz(11), dz(12)].sort());
   const status = await dataGet(env, a, `/servers/${a.serverId}`);
   t.like(status.body, { online: true });
-  // A ban naming Rexx's Steam64 teaches it to the service: the ban code calls learnSteam64 (the ban
-  // routes are built on another branch; this is the call they make).
-  t.true((await learnSteam64(env.deps, steam(12))).merged);
+  // A moderator bans Rexx by his Steam64: that teaches the service the Steam64, and his DayZ-ID player merges into it.
+  const moderator = await userWithRole(env, 'moderator', a.accountId);
+  const ban = await call(env, moderator, 'post', '/api/bans', { platformId: steam(12), playerName: 'Rexx', reason: 'cheating' });
+  t.is(ban.status, 201, JSON.stringify(ban.body));
   const players = await board(t, a);
   t.is(players[dz(12)], undefined);
   t.like(players[steam(12)], { kills: 1, name: 'Rexx' });
@@ -266,6 +263,27 @@ test('npm run agent as a child process: flags and AGENT_* variables, exit 0 afte
   t.is(bad.code, 2);
   t.regex(bad.stderr, /--server must be the server id/);
   t.regex(bad.stderr, /--utc-offset must be/);
+});
+
+test('a real SIGTERM to a following agent process: it sends what it read before its batch interval was up, saves its state and exits 0', async (t) => {
+  const a = await tenant(env.deps);
+  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 17, 18) });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', '--batch-interval-ms', '600000', '--poll-ms', '50'], {
+    cwd: new URL('../../', import.meta.url), stdio: ['ignore', 'pipe', 'ignore'],
+    env: { PATH: process.env.PATH, AGENT_URL: baseUrl, AGENT_SERVER_ID: a.serverId, AGENT_TOKEN: a.token, AGENT_LOGS: logs, AGENT_UTC_OFFSET: '+00:00' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  // Once it says it started, it reads the three lines at its first poll (50 ms): give it ample time.
+  await until('the agent to start', () => stdout.includes('agent started'), 20_000);
+  await delay(1500);
+  t.is((await board(t, a))[dz(17)], undefined, 'the ten-minute batch interval is not up: nothing was sent yet');
+  child.kill('SIGTERM');
+  t.is(await exited, 0);
+  t.like((await board(t, a))[dz(17)], { kills: 3 });
+  const state = await readFile(join(logs, `.gameservice-agent-${a.serverId}.json`), 'utf8');
+  t.true(state.includes('server.ADM'), 'the state file names the log it read');
 });
 
 test.serial('a 429 is retried after its Retry-After, not sooner', async (t) => {
@@ -319,18 +337,19 @@ test.serial('--files: ban.txt and priority.txt are pulled at start and again eve
   const a = await tenant(env.deps);
   const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') });
   const profile = await mkdtemp(join(tmpdir(), 'profile-'));
-  gameFiles.set('bans', '76561198000000001\r\n');
-  gameFiles.set('priority', '76561198000000002;');
+  const actor = { type: 'user' as const, id: null, name: 'test' };
+  await createBan(env.deps, a.accountId, { platformId: '76561198000000001' }, actor);
+  await queuePlayer(env.deps, a.accountId, { platformId: '76561198000000002' }, actor);
   const stop = new AbortController();
   const running = new Agent(options(a, logs, { once: false, files: profile, filesIntervalMs: 50 })).run(stop.signal);
   t.teardown(() => stop.abort());
   try {
-    await until('the first pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === '76561198000000001\r\n');
+    // A Steam64 ban is two lines: the Steam64 and its DayZ ID (DESIGN 9).
+    await until('the first pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === `76561198000000001\r\n${dayzIdOf('76561198000000001')}\r\n`);
     t.is(await readFile(join(profile, 'priority.txt'), 'utf8'), '76561198000000002;');
-    gameFiles.set('bans', '76561198000000001\r\n76561198000000003\r\n');
+    await createBan(env.deps, a.accountId, { platformId: '76561198000000003' }, actor);
     await until('the next pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8')).includes('76561198000000003'));
   } finally {
-    gameFiles.clear();
     stop.abort();
     await running;
   }
