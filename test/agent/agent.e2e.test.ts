@@ -273,6 +273,7 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
     env: { PATH: process.env.PATH, AGENT_URL: baseUrl, AGENT_SERVER_ID: a.serverId, AGENT_TOKEN: a.token, AGENT_LOGS: logs, AGENT_UTC_OFFSET: '+00:00' },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  t.teardown(() => child.kill('SIGKILL'));
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   // Once it says it started, it reads the three lines at its first poll (50 ms): give it ample time.
