@@ -36,6 +36,7 @@ import { trustPoolRouter } from './trust/pool.route.ts';
 import { trustApiRouter } from './trust/router.ts';
 import { trustDiscoveryRouter } from './trust/discovery.route.ts';
 import { partnerKeysRouter } from './trust/partner-keys.route.ts';
+import { serverViewsRouter } from './servers/server-views.route.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
 // default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
@@ -43,7 +44,7 @@ import { partnerKeysRouter } from './trust/partner-keys.route.ts';
 export const routersOf = (deps: Deps) => [
   healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
-  operatorRouter(deps), serversRouter(deps), auditRouter(deps), tilesRouter(deps),
+  operatorRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
   chatActionRouter(deps), chatUserRolesRouter(deps),
   bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), serverControlRouter(deps),
   trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps),

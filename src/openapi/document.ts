@@ -14,9 +14,11 @@ import { queueOperations } from '../queue/openapi.ts';
 import { serverControlOperations } from '../servers/control.openapi.ts';
 import { chatOperations } from '../chat/openapi.ts';
 import { trustPublicOperations } from '../trust/openapi.ts';
+import { serverViewOperations } from '../servers/views.openapi.ts';
 
 export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
-  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...trustPublicOperations];
+  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...serverViewOperations,
+  ...trustPublicOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });
