@@ -26,7 +26,7 @@ export async function markOperatorAccount(db: Queryable, accountId: string): Pro
   await db.query('UPDATE accounts SET is_operator = true WHERE id = $1', [accountId]);
 }
 
-/** Every account, oldest first (the operator's is the first), for the operator CLI. */
+/** Every account, oldest first (the operator's is the first), for the operator CLI and dashboard. */
 export async function listAccounts(db: Queryable): Promise<(Account & { isOperator: boolean; servers: number })[]> {
   const { rows } = await db.query<Account & { isOperator: boolean; servers: number }>(
     `SELECT a.id, a.name, a.created_at AS "createdAt", a.is_operator AS "isOperator",
