@@ -14,7 +14,7 @@ Dashboard: ${base}/  (${signIn})
 Public player page of a banned player: ${base}/p/${demo.poolPlayer}
 API key: ${demo.apiKey}
 ${demo.servers.map((s) => `Server "${s.name}": id ${s.id}, ingest token ${s.ingestToken}`).join('\n')}
-(A re-run shows the same key and tokens; they are kept in .demo-credentials.json.)
+(A re-run shows the same password, key and tokens; they are kept in .demo-credentials.json.)
 "${server.name}" was fed by the agent from a DayZ admin log (fixtures/demo-logs/, re-timed to now):
   ${demo.agent.lines} lines read, ${demo.agent.sent} events sent, ${demo.agent.unparsed} lines not understood.
 

@@ -1,6 +1,7 @@
 // In a real Chromium: a ban created on the Bans page reaches the server's ban file and its ban list
 // on the server page, and leaves both when lifted; a timed ban shows its end; a queue entry added
-// for some servers and for a number of days, extended, and removed, reaching the priority file.
+// for some servers and for a number of days, extended, and removed, reaching the priority file;
+// another community's ban imported by its id, and an own ban submitted to the trust pool.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { call } from '../helpers/controller-http.ts';
-import { password, setupOperator } from '../helpers/controller.ts';
+import { password, setupOperator, userWithRole } from '../helpers/controller.ts';
 
 let browser: Browser;
 test.before(async () => {
@@ -118,5 +119,37 @@ test('a queue entry for chosen servers and some days, extended, then removed; it
   await page.getByRole('row').filter({ hasText: 'Vip Vera' }).waitFor({ state: 'detached' });
   await drainSyncRequests(env.deps);
   t.is(await readFile(priorityFile, 'utf8'), '');
+  noScriptErrors(t, page);
+});
+
+test('another community\'s ban imported by its id; an own ban submitted to the trust pool', async (t) => {
+  const { env, base } = await e2eWorld(t);
+  const owner = await setupOperator(env, 'owner');
+  const other = await userWithRole(env, 'moderator');
+  const shared = (await call(env, other, 'post', '/api/bans', { platformId: '76561198000000055', playerName: 'Dupe Dan', reason: 'duping' })).body as { id: string };
+  const own = (await call(env, owner, 'post', '/api/bans', { platformId: '76561198000000056', playerName: 'Wall Walter', reason: 'wallhack' })).body as { id: string };
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, 'owner', password);
+
+  await page.goto('/bans');
+  const importForm = page.getByRole('region', { name: 'Import a ban by its id' });
+  await importForm.getByLabel('Ban id').fill(shared.id);
+  await importForm.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('status').filter({ hasText: 'Imported: Dupe Dan is banned here too.' }).waitFor();
+  t.regex(await page.getByRole('row').filter({ hasText: 'Dupe Dan' }).innerText(), /duping\s+imported from another community\s+In force/);
+  await importForm.getByLabel('Ban id').fill(shared.id);
+  await importForm.getByRole('button', { name: 'Import' }).click();
+  t.regex(await importForm.getByRole('alert').innerText(), /^The player already has a ban in force/);
+
+  const row = page.getByRole('row').filter({ hasText: 'Wall Walter' });
+  t.false(await page.getByRole('row').filter({ hasText: 'Dupe Dan' }).getByRole('button', { name: /Submit to the pool/ }).isVisible(), 'an imported ban is no evidence of this community');
+  await row.getByRole('button', { name: /Submit to the pool/ }).click();
+  const form = page.getByRole('region', { name: 'Submit the ban of Wall Walter to the trust pool' });
+  await form.getByLabel('Category').selectOption('cheating');
+  await form.getByLabel('Evidence links (optional)').fill('https://example.org/walter-clip\nhttps://example.org/walter-log');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('status').filter({ hasText: 'The ban of Wall Walter is submitted to the pool' }).waitFor();
+  const entries = (await call(env, owner, 'get', '/api/trust/submissions')).body.submissions as { banId: string; status: string; evidence: string[]; reason: string }[];
+  t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack', evidence: ['https://example.org/walter-clip', 'https://example.org/walter-log'] });
   noScriptErrors(t, page);
 });

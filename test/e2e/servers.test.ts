@@ -1,11 +1,12 @@
 // In a real Chromium: adding a server shows its ingest token once with the agent's command line for
 // it; the server page shows its state, the chart of the last 24 hours, online players, the sorted
-// and paged leaderboard and the killfeed with "load older"; an API key minted on Account -> API
-// keys reads the Data API until it is revoked.
+// and paged leaderboard and the killfeed with "load older"; editing, a new token (the old one
+// stops) and revoking; an API key minted on Account -> API keys reads the Data API until revoked.
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { password, setupOperator } from '../helpers/controller.ts';
+import { call } from '../helpers/controller-http.ts';
 import { ev, ingest, player } from '../helpers/seed.ts';
 
 let browser: Browser;
@@ -100,4 +101,38 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
   await row.getByRole('button', { name: 'Yes' }).click();
   await row.getByText('Revoked').waitFor();
   t.is((await read()).status, 401);
+});
+
+test('edit a server, give it a new ingest token (the old one stops), revoke it', async (t) => {
+  const { env, base } = await e2eWorld(t);
+  const owner = await setupOperator(env, 'owner');
+  const created = (await call(env, owner, 'post', '/api/servers', { name: 'Old name' })).body as { server: { id: string }; ingestToken: string };
+  const serverId = created.server.id;
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, 'owner', password);
+  await page.goto('/servers');
+
+  await page.getByRole('row').filter({ hasText: 'Old name' }).getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('region', { name: 'Edit Old name' });
+  await edit.getByLabel('Name').fill('Deer Isle');
+  await edit.getByLabel('Restart command (optional)').fill('systemctl restart dayz');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Deer Isle saved.' }).waitFor();
+  t.like((await call(env, owner, 'get', `/api/servers/${serverId}`)).body, { name: 'Deer Isle', restartCommand: 'systemctl restart dayz' });
+
+  const row = page.getByRole('row').filter({ hasText: 'Deer Isle' });
+  await row.getByRole('button', { name: 'New ingest token' }).click();
+  await row.getByRole('button', { name: 'Yes' }).click();
+  const token = await page.getByTestId('secret-value').innerText();
+  t.not(token, created.ingestToken);
+  t.regex(await page.getByTestId('agent-command').innerText(), new RegExp(`--server ${serverId} --token ${token} `));
+  t.is((await ingest(env, { serverId, token: created.ingestToken }, [ev.status(env.clock.now())])).status, 401, 'the old token stopped');
+  t.is((await ingest(env, { serverId, token }, [ev.status(env.clock.now())])).status, 200);
+
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await row.getByRole('button', { name: 'Yes' }).click();
+  await page.getByRole('status').filter({ hasText: 'Deer Isle revoked.' }).waitFor();
+  await page.getByRole('row').filter({ hasText: 'Deer Isle' }).waitFor({ state: 'detached' });
+  t.is((await ingest(env, { serverId, token }, [ev.status(env.clock.now())])).status, 401);
+  noScriptErrors(t, page);
 });

@@ -2,7 +2,7 @@
 // the wait, and sign-in; the setup and sign-in pages at 360 and 1280 px, checked by axe-core.
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { checkPage, e2eWorld, launchBrowser, newPage } from '../helpers/browser.ts';
+import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors } from '../helpers/browser.ts';
 
 let browser: Browser;
 test.before(async () => {
@@ -48,10 +48,32 @@ test('first-run setup, sign-out, a wrong password, then sign-in', async (t) => {
   await page.getByLabel('Password').fill('not the passphrase');
   await page.getByRole('button', { name: 'Sign in' }).click();
   t.is(await page.getByRole('alert').innerText(), 'Wrong username or password.');
-  await page.getByLabel('Password').fill(passphrase);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  // The keyboard alone: the page's heading has the focus, Tab reaches each field, Enter signs in.
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await page.keyboard.press('Tab');
+  t.is(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete')), 'username');
+  await page.keyboard.type('admin');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(passphrase);
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   t.false(await page.getByRole('alert').isVisible());
+  // A skip link comes first and shows when focused; the focus is drawn visibly.
+  await page.getByRole('link', { name: 'Servers' }).first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  const focused = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    return { text: el.textContent, top: el.getBoundingClientRect().top, outline: style.outlineStyle };
+  });
+  t.is(focused.text, 'Skip to the page');
+  t.true(focused.top >= 0, 'the skip link is on screen when focused');
+  t.is(focused.outline, 'solid', 'the focus is visible');
+  noScriptErrors(t, page);
 });
 
 test('a lockout is said in words with its wait, and the button waits too', async (t) => {
