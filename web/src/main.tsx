@@ -97,15 +97,16 @@ function App() {
 function Routed({ path }: { path: string }) {
   const { can } = useSession();
   const allowed = pages.filter((p) => p.needs.some(can));
+  const found = pages.find((def) => match(def.path, path));
   useEffect(() => {
     // The start page, sign-in and setup addresses lead to the first page the role may open.
     if (['/', '/signin', '/setup', ''].includes(path) && allowed[0]) navigate(allowed[0].path, true);
+    document.title = `${found?.title ?? 'Page not found'} · Dashboard`;
   }, [path]);
   for (const def of pages) {
     const params = match(def.path, path);
     if (!params) continue;
     if (!def.needs.some(can)) return <main id="main" tabIndex={-1}><h1>{def.title}</h1><p>Your role cannot open this page.</p></main>;
-    document.title = `${def.title} · Dashboard`;
     const Page = def.page;
     return <main id="main" tabIndex={-1}><Page params={params} key={path} /></main>;
   }

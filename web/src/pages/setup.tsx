@@ -1,6 +1,6 @@
 // First run: the network operator's community and its owner (POST /api/setup/admin), then sign-in.
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { ApiFailure, api } from '../api.ts';
 import { ErrorText, PageTitle, Problem, TextField, useAction } from '../components.tsx';
 
 export function SetupPage({ onDone }: { onDone: () => void }) {
@@ -15,7 +15,13 @@ export function SetupPage({ onDone }: { onDone: () => void }) {
     e.preventDefault();
     void action.run(async () => {
       if (password !== again) throw new Problem('The two passwords differ: type the same password twice.');
-      await api('POST', '/api/setup/admin', { accountName, username, password });
+      try {
+        await api('POST', '/api/setup/admin', { accountName, username, password });
+      } catch (err) {
+        // Someone finished the setup meanwhile (another tab, the CLI): sign in instead.
+        if (err instanceof ApiFailure && err.code === 'CONFLICT') return onDone();
+        throw err;
+      }
       await api('POST', '/api/auth/login', { username, password });
       onDone();
     });
