@@ -1,6 +1,6 @@
 // Builds the Koa application from its dependencies; it never listens (src/main.ts does).
 // All middleware order lives here: the request's state, its id and log, the error body, the
-// controller's per-IP limits, the Data API switch, then the routers.
+// controller's per-IP limits, the Data API switch, the routers, then the dashboard's pages.
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
@@ -37,6 +37,8 @@ import { trustApiRouter } from './trust/router.ts';
 import { trustDiscoveryRouter } from './trust/discovery.route.ts';
 import { partnerKeysRouter } from './trust/partner-keys.route.ts';
 import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
+import { serverViewsRouter } from './servers/server-views.route.ts';
+import { dashboard } from './dashboard/serve.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
 // default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
@@ -44,7 +46,7 @@ import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
 export const routersOf = (deps: Deps) => [
   healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
-  operatorRouter(deps), serversRouter(deps), auditRouter(deps), tilesRouter(deps),
+  operatorRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
   chatActionRouter(deps), chatUserRolesRouter(deps),
   bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), serverControlRouter(deps),
   trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),
@@ -78,6 +80,8 @@ export function createApp(deps: Deps): Koa<AppState> {
   app.use(controllerLimits(deps));
   app.use(dataApiSwitch(deps));
   app.use(mountByPrefix(routersOf(deps)));
+  // Last: a request no route answered may be a page of the dashboard (never an /api path).
+  app.use(dashboard());
   return app;
 }
 

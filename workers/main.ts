@@ -8,6 +8,7 @@ import { reconcileDerivedState } from '../src/derived/reconcile.ts';
 import { pruneIngestEventIds } from '../src/derived/prune.ts';
 import { fileJobs } from '../src/game-files/file-jobs.ts';
 import { expireTrustEntries } from '../src/trust/expiry.ts';
+import { pruneMetricsSamples } from '../src/servers/metrics.ts';
 
 interface Job {
   name: string;
@@ -32,6 +33,8 @@ export const jobs: Job[] = [
     },
   },
   { name: 'prune-ingest-event-ids', rule: '17 * * * *', lockMs: 10 * 60_000, run: pruneIngestEventIds },
+  // Status samples of the dashboard's chart, past their 30 days.
+  { name: 'prune-metrics-samples', rule: '23 * * * *', lockMs: 10 * 60_000, run: pruneMetricsSamples },
   // Game files (src/game-files/file-jobs.ts): start/restart commands, requested syncs, and every
   // 60 s the expiry of bans and queue entries. The lock outlives the longest restart command
   // (RESTART_TIMEOUT_MS is at most 150 s) yet frees the job soon after a worker dies holding it.

@@ -32,7 +32,7 @@ export async function operatorAccountId(db: Queryable): Promise<string | undefin
   return rows[0]?.id;
 }
 
-/** Every account, oldest first (the operator's is the first), for the operator CLI. */
+/** Every account, oldest first (the operator's is the first), for the operator CLI and dashboard. */
 export async function listAccounts(db: Queryable): Promise<(Account & { isOperator: boolean; servers: number })[]> {
   const { rows } = await db.query<Account & { isOperator: boolean; servers: number }>(
     `SELECT a.id, a.name, a.created_at AS "createdAt", a.is_operator AS "isOperator",

@@ -1,4 +1,4 @@
-// POST /api/accounts (accounts.manage): the operator adds a community with its owner.
+// /api/accounts (accounts.manage): the operator lists the communities and adds one with its owner.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
@@ -6,12 +6,17 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { createCommunity } from './community.ts';
+import { listAccounts } from './account.repo.ts';
 
 const accountBody = bodyOf<{ accountName: string; username: string; password: string }>('account-create.json');
 
 export function accountsRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/accounts', sensitive: true });
-  router.post('/', authenticate(deps), requirePermission('accounts.manage'), jsonBody, async (ctx) => {
+  router.use(authenticate(deps), requirePermission('accounts.manage'));
+  router.get('/', async (ctx) => {
+    ctx.body = { accounts: await listAccounts(deps.db) };
+  });
+  router.post('/', jsonBody, async (ctx) => {
     const created = (await createCommunity(deps, accountBody(ctx)))!;
     const details = { accountName: created.account.name, owner: created.owner.username };
     await auditAction(deps, ctx, { action: 'account.create', target: { type: 'account', id: created.account.id }, details });

@@ -32,14 +32,24 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
+export interface AuditFilter {
+  /** A user name (compared in lower case) or an actor id. */
+  actor?: string;
+  /** An action (`ban.create`) or a kind of actions (`ban` matches `ban.create`, `ban.lift`). */
+  action?: string;
+}
+
 /** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names
  * audit_log.id: a bare `id` would mean the text output column and sort '99' after '100'. */
-export async function auditPage(db: Queryable, accountId: string, beforeId: string | null, limit: number): Promise<AuditEntry[]> {
+export async function auditPage(db: Queryable, accountId: string, beforeId: string | null, limit: number, filter: AuditFilter = {}): Promise<AuditEntry[]> {
   const { rows } = await db.query<AuditEntry>(
     `SELECT id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
             json_build_object('type', target_type, 'id', target_id) AS target, ip, details
-     FROM audit_log WHERE account_id = $1 AND ($2::int8 IS NULL OR id < $2::int8) ORDER BY audit_log.id DESC LIMIT $3`,
-    [accountId, beforeId, limit],
+     FROM audit_log WHERE account_id = $1 AND ($2::int8 IS NULL OR id < $2::int8)
+       AND ($4::text IS NULL OR lower(actor_name) = lower($4) OR actor_id = $4)
+       AND ($5::text IS NULL OR action = $5 OR left(action, length($5) + 1) = $5 || '.')
+     ORDER BY audit_log.id DESC LIMIT $3`,
+    [accountId, beforeId, limit, filter.actor ?? null, filter.action ?? null],
   );
   return rows;
 }

@@ -1,18 +1,19 @@
-// GET /api/audit (audit.read): the account's audit log, newest first, keyset-paginated.
+// GET /api/audit (audit.read): the account's audit log, newest first, keyset-paginated, by actor and action if asked.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { auditPage } from './audit.repo.ts';
+import type { AuditFilter } from './audit.repo.ts';
 
-const auditQuery = queryParser<{ before?: string; limit: number }>('query-audit.json');
+const auditQuery = queryParser<{ before?: string; limit: number } & AuditFilter>('query-audit.json');
 
 export function auditRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/audit', sensitive: true });
   router.get('/', authenticate(deps), requirePermission('audit.read'), async (ctx) => {
-    const { before, limit } = auditQuery(ctx.query);
-    const rows = await auditPage(deps.db, principalOf(ctx).accountId, before ?? null, limit + 1);
+    const { before, limit, actor, action } = auditQuery(ctx.query);
+    const rows = await auditPage(deps.db, principalOf(ctx).accountId, before ?? null, limit + 1, { actor, action });
     const entries = rows.slice(0, limit);
     ctx.body = { entries, nextCursor: rows.length > limit ? entries.at(-1)!.id : null };
   });

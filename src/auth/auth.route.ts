@@ -1,4 +1,5 @@
-// POST /api/auth/login and POST /api/auth/logout.
+// POST /api/auth/login, POST /api/auth/logout, and GET /api/auth/session (who is signed in and
+// what they may do: the dashboard shows only the pages and buttons the role allows).
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
@@ -12,6 +13,8 @@ import { loginAttempt } from './lockout.ts';
 import type { LockOutcome } from './lockout.ts';
 import { decoyHash, verifyPassword } from './password.ts';
 import { revokeSession } from './session.repo.ts';
+import { findAccount } from '../accounts/account.repo.ts';
+import { accountPermissions, networkPermissions } from './permissions.ts';
 import { csrfTokenFor, startSession } from './session.ts';
 
 const loginBody = bodyOf<{ username: string; password: string }>('login.json');
@@ -46,6 +49,18 @@ export function authRouter(deps: Deps): Router<AppState> {
     clearSessionCookies(ctx);
     await auditAction(deps, ctx, { action: 'auth.logout', target: { type: 'user', id: principal.userId } });
     ctx.status = 204;
+  });
+
+  router.get('/session', authenticate(deps), async (ctx) => {
+    const p = principalOf(ctx);
+    const account = await findAccount(deps.db, p.accountId);
+    // In the table's order, so the list reads the same for every user of a role.
+    const permissions = [...accountPermissions, ...networkPermissions].filter((perm) => p.permissions.has(perm));
+    ctx.body = {
+      user: { id: p.userId, username: p.username, role: p.role, accountId: p.accountId },
+      account: { id: p.accountId, name: account?.name ?? '', operator: p.isOperator },
+      permissions,
+    };
   });
 
   return router;

@@ -1,4 +1,5 @@
-// The demo's raw credentials (its API key, each demo server's ingest token), kept in a local file
+// The demo's raw credentials (its API key, each demo server's ingest token, the dashboard password
+// of its admin, src/demo/admin.ts), kept in a local file
 // beside the project so a re-run of `npm run demo` shows the same ones instead of minting a key and
 // rotating tokens every time. The service itself stores only their hashes; this file is the
 // newcomer's own copy (git-ignored, readable by its owner only). A credential that no longer works
@@ -16,6 +17,7 @@ export const defaultCredentialsFile = new URL('../../.demo-credentials.json', im
 interface Saved {
   apiKey?: string;
   ingestTokens?: Record<string, string>;
+  adminPassword?: string;
 }
 
 type SavedByStore = Record<string, Saved>;
@@ -44,8 +46,21 @@ export async function demoCredentials(
     const known = server.ingestToken ?? saved.ingestTokens?.[server.id];
     ingestTokens[server.id] = known && (await verifyIngestToken(deps, server.id, known)) ? known : (await rotateIngestToken(deps, accountId, server.id))!;
   }
-  all[storeOf(deps)] = { apiKey, ingestTokens };
+  all[storeOf(deps)] = { ...saved, apiKey, ingestTokens };
+  writeSaved(file, all);
+  return { apiKey, ingestTokens };
+}
+
+function writeSaved(file: URL, all: SavedByStore): void {
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { apiKey, ingestTokens };
+}
+
+/** The demo admin's password as saved for this store, if any. */
+export const savedAdminPassword = (deps: Deps, file = defaultCredentialsFile): string | undefined => readSaved(file)[storeOf(deps)]?.adminPassword;
+
+export function saveAdminPassword(deps: Deps, adminPassword: string, file = defaultCredentialsFile): void {
+  const all = readSaved(file);
+  all[storeOf(deps)] = { ...all[storeOf(deps)], adminPassword };
+  writeSaved(file, all);
 }

@@ -1,14 +1,20 @@
-// What the demo start prints: the demo's API key, every demo server's ingest token, and lines to paste.
+// What the demo start prints: the dashboard and its sign-in, the demo's API key, every demo
+// server's ingest token, and lines to paste.
 import type { DemoData } from './load-demo.ts';
 
 export function demoInstructions(demo: DemoData, port: number): string {
   const base = `http://127.0.0.1:${port}`;
   const server = demo.servers[0]!;
+  const signIn = demo.admin.username
+    ? `sign in as ${demo.admin.username} / ${demo.admin.password}${demo.admin.operator ? ' (the network operator: every page)' : ''}`
+    : 'a user named demo-admin belongs to another community here: sign in as one of your own users';
   return `
 Demo data loaded (account ${demo.accountId}).
+Dashboard: ${base}/  (${signIn})
+Public player page of a banned player: ${base}/p/${demo.poolPlayer}
 API key: ${demo.apiKey}
 ${demo.servers.map((s) => `Server "${s.name}": id ${s.id}, ingest token ${s.ingestToken}`).join('\n')}
-(A re-run shows the same key and tokens; they are kept in .demo-credentials.json.)
+(A re-run shows the same password, key and tokens; they are kept in .demo-credentials.json.)
 "${server.name}" was fed by the agent from a DayZ admin log (fixtures/demo-logs/, re-timed to now):
   ${demo.agent.lines} lines read, ${demo.agent.sent} events sent, ${demo.agent.unparsed} lines not understood.
 

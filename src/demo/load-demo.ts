@@ -20,7 +20,10 @@ import { insertBan, recordBanSync } from '../bans/ban.repo.ts';
 import { ingestBatch } from '../ingest/ingest.ts';
 import { registerServer } from '../servers/server.ts';
 import { findServerRecord } from '../servers/server.repo.ts';
-import { demoCredentials } from './credentials.ts';
+import { defaultCredentialsFile, demoCredentials } from './credentials.ts';
+import { demoAdmin, demoPoolEntry } from './admin.ts';
+import type { DemoAdmin } from './admin.ts';
+import { findUserForLogin } from '../users/user.repo.ts';
 
 interface DemoFixture {
   account: { id: string; name: string };
@@ -39,6 +42,10 @@ export interface DemoData {
   servers: { id: string; name: string; ingestToken: string }[];
   /** What the agent read and sent for the first server. */
   agent: AgentReport;
+  /** The dashboard sign-in. */
+  admin: DemoAdmin;
+  /** A player whose ban is an approved pool entry: the public player page shows why. */
+  poolPlayer: string;
 }
 
 const fixture = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8')) as DemoFixture;
@@ -75,6 +82,27 @@ function serverEvents(server: DemoFixture['servers'][number], nowMs: number): Re
   return events;
 }
 
+const statusSlotMs = 10 * 60_000;
+
+/**
+ * A day of status samples, one per 10 minutes of the wall clock up to `untilMs`, as a server mod
+ * would send them (the chart of the dashboard's server page); fixed ids per slot, so a re-run
+ * adds only the new slots. Players follow the day (most in the evening, UTC), fps dips with them.
+ */
+function statusHistory(server: DemoFixture['servers'][number], nowMs: number, untilMs: number): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  for (let slot = Math.ceil((nowMs - 24 * 3600_000) / statusSlotMs); slot * statusSlotMs < untilMs; slot++) {
+    const ts = slot * statusSlotMs;
+    const hour = (ts % 86_400_000) / 3600_000;
+    const players = Math.max(0, Math.round(22 + 18 * Math.sin(((hour - 13) / 24) * 2 * Math.PI) + ((slot * 7) % 5) - 2));
+    events.push({
+      id: stableUuid(`${server.id}:status:${slot}`), type: 'server.status', ts, online: true, map: server.map, gameVersion: server.gameVersion, players,
+      fps: Math.round((58 - players * 0.35 + ((slot * 3) % 4)) * 10) / 10, uptimeSeconds: (ts / 1000) % (6 * 3600),
+    });
+  }
+  return events;
+}
+
 export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoData> {
   const nowMs = deps.clock.now();
   const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id);
@@ -89,10 +117,13 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
   for (const s of fixture.servers.slice(1)) {
-    const events = serverEvents(s, nowMs);
+    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, nowMs)];
     for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, s.id, { events: events.slice(i, i + 500) });
   }
   const logged = fixture.servers[0]!;
+  // The log-fed server's day before its log: its agent reports players every 5 minutes from then on.
+  const history = statusHistory(logged, nowMs, nowMs - 3600_000);
+  for (let i = 0; i < history.length; i += 500) await ingestBatch(deps, logged.id, { events: history.slice(i, i + 500) });
   // The log names no map or game version: the server's metadata comes as one status event.
   await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: nowMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
   const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, nowMs);
@@ -102,7 +133,11 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
     const banId = await insertBan(deps.db, account.id, { ...ban, bannedAt, expiresAt });
     for (const s of servers) await recordBanSync(deps.db, s.id, banId, new Date(nowMs).toISOString());
   }
-  return { accountId: account.id, apiKey: credentials.apiKey, servers, agent };
+  const admin = await demoAdmin(deps, account.id, credentialsFile ?? defaultCredentialsFile);
+  const pooled = fixture.bans[0]!;
+  const submitter = admin.username ? await findUserForLogin(deps.db, admin.username) : undefined;
+  if (submitter) await demoPoolEntry(deps, account.id, submitter.id, pooled.id);
+  return { accountId: account.id, apiKey: credentials.apiKey, servers, agent, admin, poolPlayer: pooled.platformId };
 }
 
 /**

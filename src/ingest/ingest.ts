@@ -20,6 +20,7 @@ import { aliasIdsOf, mergesDue, resolveBatchIds } from '../identities/resolve.ts
 import { mergeLearntSteam64s } from '../identities/merge.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { invalidateTrustScores } from '../trust/lookup.ts';
+import { insertMetricsSamples } from '../servers/metrics.repo.ts';
 
 export interface IngestResult {
   accepted: number;
@@ -91,6 +92,10 @@ async function applyAccepted(tx: DbClient, serverId: string, events: IngestEvent
   for (const id of applyEvents(totals, events)) (present.has(id) ? absolute : deltas).set(id, totals.get(id)!);
   await saveTotals(tx, serverId, absolute);
   const changedTotals = new Map([...absolute, ...(await addTotals(tx, serverId, deltas))]);
+  // Every status is a sample of the dashboard's chart, also those the servers row skips.
+  await insertMetricsSamples(tx, serverId, events.filter((e) => e.type === 'server.status').map((s) => ({
+    atMs: s.tsMs, online: s.online, players: s.players, fps: s.fps, uptimeSeconds: s.uptimeSeconds,
+  })));
   const [first, ...later] = statusesToApply(events);
   let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, first, true);
   for (const status of later) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status, false);

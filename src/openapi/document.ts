@@ -15,9 +15,10 @@ import { serverControlOperations } from '../servers/control.openapi.ts';
 import { chatOperations } from '../chat/openapi.ts';
 import { trustPublicOperations } from '../trust/openapi.ts';
 import { storeWebhookOperations } from '../store-webhook/openapi.ts';
+import { serverViewOperations } from '../servers/views.openapi.ts';
 
 export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
-  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...trustPublicOperations,
+  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...serverViewOperations, ...trustPublicOperations,
   ...storeWebhookOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));

@@ -113,11 +113,16 @@ export interface ManagedServer {
   statusOnline: boolean;
   statusAt: string | null;
   lastSeenAt: string | null;
+  map: string | null;
+  /** The newest metrics sample (players, fps) and its time. */
+  players: number | null;
+  fps: number | null;
+  metricsAt: string | null;
 }
 
 const managedColumns = `id, name, ban_file_path AS "banFilePath", priority_file_path AS "priorityFilePath",
   restart_command AS "restartCommand", created_at AS "createdAt", online AS "statusOnline", status_at AS "statusAt",
-  last_seen_at AS "lastSeenAt"`;
+  last_seen_at AS "lastSeenAt", map, players, fps, metrics_at AS "metricsAt"`;
 
 export async function listManagedServers(db: Queryable, accountId: string): Promise<ManagedServer[]> {
   const { rows } = await db.query<ManagedServer>(

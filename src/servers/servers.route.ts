@@ -21,6 +21,7 @@ const view = (ctx: AppContext, s: ManagedServer, nowMs: number) => ({
   id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,
   restartCommand: principalOf(ctx).permissions.has('servers.manage') ? s.restartCommand : null,
   createdAt: s.createdAt, online: isOnline(s, nowMs), lastSeenAt: s.lastSeenAt,
+  map: s.map, players: s.players, fps: s.fps, metricsAt: s.metricsAt,
 });
 
 const serverIdOf = (ctx: AppContext) => {

@@ -17,6 +17,8 @@ export async function discoveryDocument(config: Config): Promise<Record<string, 
     issuer: config.trustIssuer,
     endpoints: {
       lookup: '/api/v1/trust/{identifier}',
+      entries: '/api/v1/trust/{identifier}/entries',
+      playerPage: '/p/{identifier}',
       export: '/api/v1/trust/export',
       discovery: discoveryPath,
       openapi: '/api/v1/openapi.json',

@@ -41,12 +41,26 @@ export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ s
   return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreCacheMs, untilExpiry)) };
 }
 
-/** The rendered score behind an identifier: 400 when malformed, 404 when unknown. */
-export async function trustLookup(deps: Deps, identifier: string): Promise<CachedScore> {
+/** The kind and value of an identifier the lookup takes; 400 when it is none. */
+function classified(deps: Deps, identifier: string) {
   const id = classifyIdentifier(identifier, deps.clock.now());
   if (!id) {
     throw badRequest('identifier is not a Steam64 (7656119...), STEAM_X:Y:Z, service UUID, DayZ ID, BattlEye GUID, console id or chat user id (discord:<snowflake>)');
   }
+  return id;
+}
+
+/** The player behind an identifier: 400 when malformed, 404 when unknown. */
+export async function trustPlayerOf(deps: Deps, identifier: string): Promise<TrustPlayer> {
+  const id = classified(deps, identifier);
+  const player = await findTrustPlayer(deps.db, id.kind, id.value);
+  if (!player) throw notFound('player');
+  return player;
+}
+
+/** The rendered score behind an identifier: 400 when malformed, 404 when unknown. */
+export async function trustLookup(deps: Deps, identifier: string): Promise<CachedScore> {
+  const id = classified(deps, identifier);
   // A Steam64 is its own key: the common lookup never touches PostgreSQL.
   const direct = id.kind === 'steam64' || id.kind === 'legacy';
   if (direct) {

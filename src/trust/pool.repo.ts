@@ -1,5 +1,6 @@
 // SQL of the community ban pool. Submitter (account_id, submitted_by) and note are read only by the
-// moderation listing; the functions behind the public lookup and the export never select them.
+// moderation listing; the functions behind the public lookup and the export never select them, and
+// the public player page reads only the community's name, never the user who submitted or the note.
 import type { Queryable } from '../store/db.ts';
 
 export type EntryStatus = 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
@@ -114,4 +115,29 @@ export async function banSourcesFor(db: Queryable, accountId: string, platformId
 export async function entryStatus(db: Queryable, id: string): Promise<EntryStatus | undefined> {
   const { rows } = await db.query<{ status: EntryStatus }>('SELECT status FROM trust_entries WHERE id = $1', [id]);
   return rows[0]?.status;
+}
+
+/** A pool entry as the public player page shows it: the community and category, never who or why in its words. */
+export interface PublicEntry {
+  community: string;
+  category: ReasonCategory;
+  status: 'pending' | 'active' | 'expired' | 'overturned';
+  submittedAt: string;
+  decidedAt: string | null;
+  expiresAt: string | null;
+}
+
+/** The player's entries that weigh in the score (rejected ones do not), as of `at`, newest first. */
+export async function publicEntriesOf(db: Queryable, platformId: string, at: string): Promise<PublicEntry[]> {
+  const { rows } = await db.query<PublicEntry>({
+    name: 'trust-public-entries',
+    text: `SELECT a.name AS community, e.category,
+                  CASE WHEN e.status = 'active' AND e.expires_at <= $2 THEN 'expired' ELSE e.status END AS status,
+                  e.created_at AS "submittedAt", e.decided_at AS "decidedAt", e.expires_at AS "expiresAt"
+           FROM trust_entries e JOIN accounts a ON a.id = e.account_id
+           WHERE e.platform_id = $1 AND e.status IN ('pending', 'active', 'expired', 'overturned')
+           ORDER BY e.created_at DESC, e.id`,
+    values: [platformId, at],
+  });
+  return rows;
 }

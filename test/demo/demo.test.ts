@@ -31,6 +31,18 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
   t.deepEqual(again.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
   const printed = demoInstructions(second, 3000);
   t.is(second.servers.length, 2);
+  // The printed dashboard sign-in works, and is the same on a re-run.
+  t.true(printed.includes(`Dashboard: http://127.0.0.1:3000/  (sign in as demo-admin / ${second.admin.password}`));
+  const login = await env.request.post('/api/auth/login').send({ username: second.admin.username, password: second.admin.password });
+  t.is(login.status, 200);
+  t.true(second.admin.operator, 'on a fresh database the demo community is the operator\'s');
+  // The banned player of the printed public page has the demo community's approved pool entry.
+  t.true(printed.includes(`/p/${second.poolPlayer}`));
+  const entries = await env.request.get(`/api/v1/trust/${second.poolPlayer}/entries`);
+  t.deepEqual(entries.body.entries.map((e: { community: string; status: string }) => [e.community, e.status]), [['Demo Community', 'active']]);
+  // A day of status samples for the chart, stored once however often the demo runs.
+  const samples = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM server_metrics WHERE server_id = $1', [second.servers[1]!.id]);
+  t.true(samples.rows[0]!.n >= 144 && samples.rows[0]!.n <= 147, `${samples.rows[0]!.n} samples`);
   for (const server of second.servers) {
     t.true(printed.includes(server.ingestToken), `the token of ${server.name} is printed`);
     t.is((await ingest(env, { serverId: server.id, token: server.ingestToken }, [ev.status(env.clock.now())])).status, 200);

@@ -151,6 +151,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
     'expire-trust-entries',
     'game-files',
     'prune-ingest-event-ids',
+    'prune-metrics-samples',
     'reconcile-derived-state',
   ]);
   await rebuildDerivedState(env.deps);

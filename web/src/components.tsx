@@ -1,0 +1,229 @@
+// The few shared pieces every page is built from: labelled fields, errors in words, tables that
+// scroll on a phone, a secret shown once with a copy button, a two-step confirm, data loading.
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiFailure } from './api.ts';
+import { formatDateTime, relative } from './format.ts';
+
+/** The page's heading; it takes the focus when the page opens, so keyboard and screen-reader users start there. */
+export function PageTitle({ children }: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return <h1 ref={ref} tabIndex={-1}>{children}</h1>;
+}
+
+interface InputProps {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: string;
+  type?: string;
+  required?: boolean;
+  pattern?: string;
+  placeholder?: string;
+  autoComplete?: string;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  name?: string;
+  multiline?: boolean;
+}
+
+export function TextField(p: InputProps) {
+  const id = useId();
+  const hintId = p.hint ? `${id}-hint` : undefined;
+  const common = {
+    id, name: p.name, value: p.value, required: p.required, placeholder: p.placeholder, 'aria-describedby': hintId,
+    onInput: (e: JSX.TargetedEvent<HTMLInputElement | HTMLTextAreaElement>) => p.onInput(e.currentTarget.value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{p.label}</label>
+      {p.multiline
+        ? <textarea {...common} maxLength={p.maxLength} />
+        : <input {...common} type={p.type ?? 'text'} pattern={p.pattern} autoComplete={p.autoComplete} minLength={p.minLength} maxLength={p.maxLength} min={p.min} max={p.max} />}
+      {p.hint && <span class="hint" id={hintId}>{p.hint}</span>}
+    </div>
+  );
+}
+
+export function SelectField({ label, value, onChange, options, hint }: {
+  label: string; value: string; onChange: (value: string) => void; options: [string, string][]; hint?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange(e.currentTarget.value)}>
+        {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+      </select>
+      {hint && <span class="hint" id={`${id}-hint`}>{hint}</span>}
+    </div>
+  );
+}
+
+export function Choices({ legend, value, onChange, options }: { legend: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+  const name = useId();
+  return (
+    <fieldset class="field">
+      <legend>{legend}</legend>
+      {options.map(([v, text]) => (
+        <label class="choice" key={v}>
+          <input type="radio" name={name} value={v} checked={value === v} onChange={() => onChange(v)} /> {text}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A problem the page finds in what was typed, before asking the service; its message is a whole sentence. */
+export class Problem extends Error {}
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiFailure || error instanceof Problem ? error.message
+    : `Something went wrong in this page (${error instanceof Error ? error.message : String(error)}). Reload it and try again.`;
+
+export function ErrorText({ error }: { error: unknown }) {
+  if (error === undefined || error === null) return null;
+  return <p class="error" role="alert">{messageOf(error)}</p>;
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return <p class="notice" role="status">{children}</p>;
+}
+
+export function Badge({ tone, children }: { tone: 'ok' | 'off' | 'warn' | 'bad'; children: ComponentChildren }) {
+  return <span class={`badge ${tone}`}>{children}</span>;
+}
+
+export function TimeAgo({ iso, never = 'never' }: { iso: string | null; never?: string }) {
+  if (!iso) return <span class="muted">{never}</span>;
+  return <time dateTime={iso} title={formatDateTime(iso)}>{relative(iso)}</time>;
+}
+
+export function DateText({ iso, none = '–' }: { iso: string | null; none?: string }) {
+  if (!iso) return <span>{none}</span>;
+  return <time dateTime={iso}>{formatDateTime(iso)}</time>;
+}
+
+/** A table that scrolls sideways on a narrow screen; the scroll area is focusable, so keys scroll it. */
+export function Table({ caption, head, children, empty }: { caption: string; head: (string | [string, 'num'])[]; children: ComponentChildren; empty?: string | false }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>{head.map((h) => (Array.isArray(h) ? <th scope="col" class="num" key={h[0]}>{h[0]}</th> : <th scope="col" key={h}>{h}</th>))}</tr>
+        </thead>
+        <tbody>
+          {children}
+          {empty && <tr><td colSpan={head.length} class="muted">{empty}</td></tr>}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('Copied.');
+    } catch {
+      setDone('Copying was refused by the browser: select the text and copy it by hand.');
+    }
+  };
+  return (
+    <span class="actions">
+      <button type="button" onClick={copy}>{label}</button>
+      <span role="status">{done}</span>
+    </span>
+  );
+}
+
+/** A secret shown once (API key, ingest token): the value, a copy button and a warning. */
+export function SecretBox({ title, value, children, onDismiss }: { title: string; value: string; children?: ComponentChildren; onDismiss: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), [value]);
+  return (
+    <div class="secret" ref={ref} tabIndex={-1} aria-labelledby="secret-title">
+      <h3 id="secret-title">{title}</h3>
+      <p>Shown once: copy it now. Only a hash is kept, so it cannot be shown again.</p>
+      <code class="block" data-testid="secret-value">{value}</code>
+      <CopyButton text={value} />
+      {children}
+      <p><button type="button" onClick={onDismiss}>I have copied it</button></p>
+    </div>
+  );
+}
+
+/** A button that asks once more before doing something that cannot be undone. */
+export function ConfirmButton({ label, confirmLabel, onConfirm, danger = true }: { label: string; confirmLabel: string; onConfirm: () => Promise<unknown> | void; danger?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking) return <button type="button" class={danger ? 'danger' : ''} onClick={() => setAsking(true)}>{label}</button>;
+  return (
+    <span class="actions" role="group" aria-label={confirmLabel}>
+      <span>{confirmLabel}</span>
+      <button ref={yes} type="button" class={danger ? 'danger' : 'primary'} disabled={busy} onClick={async () => {
+        setBusy(true);
+        try {
+          await onConfirm();
+        } finally {
+          setBusy(false);
+          setAsking(false);
+        }
+      }}>Yes</button>
+      <button type="button" onClick={() => setAsking(false)}>No</button>
+    </span>
+  );
+}
+
+/** Loads data for a page; `reload` fetches again (after a change). */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => live && setState({ data: undefined, error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+    // The caller names what the load depends on (the loader itself is a new closure every render).
+  }, [...deps, round]);
+  return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
+}
+
+/** Runs a change (a form's submit, a button) with its busy flag and its error in words. */
+export function useAction(): { busy: boolean; error: unknown; run: (work: () => Promise<void>) => Promise<boolean>; clear: () => void } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(undefined) };
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p class="muted" role="status">Loading {what}…</p>;
+}
