@@ -11,6 +11,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     /** Requests taken in turn; setupRequest may change each one (its path, say) before it is sent. */
+    /** Requests per second across all connections. */
+    overallRate?: number;
     requests?: { setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
   }
 

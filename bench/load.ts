@@ -15,6 +15,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Paths to take in turn (each request the next), for traffic spread over many keys; default the url's own. */
   paths?: string[];
+  /** Requests per second across all connections (default: as fast as the answers come). */
+  rate?: number;
 }
 
 export interface Measurement {
@@ -46,7 +48,9 @@ export async function measure(o: LoadOptions): Promise<Measurement> {
   let next = 0;
   const paths = o.paths;
   const requests = paths ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined;
-  const run = (duration: number) => autocannon({ url: o.url, connections: o.connections, duration, headers: o.headers ?? {}, ...(requests ? { requests } : {}) });
+  const run = (duration: number) => autocannon({
+    url: o.url, connections: o.connections, duration, headers: o.headers ?? {}, ...(requests ? { requests } : {}), ...(o.rate ? { overallRate: o.rate } : {}),
+  });
   if (o.warmupSeconds > 0) await run(o.warmupSeconds);
   return summarise(await run(o.seconds));
 }

@@ -1,11 +1,15 @@
 // Fleet: 2,500 game servers, each posting a batch every 5 s of about 20 mixed events (heartbeats
 // of its ~60 online players spread over 30 s, a status every 30 s, a few kills, shots, connects
 // and disconnects): about 10,000 events/s offered, open loop (a batch leaves on time whether the
-// last one was answered or not). Meanwhile the Data API status route is read by 10 connections;
-// its p99 is compared with the same read on an idle service.
+// last one was answered or not). Meanwhile the Data API status route is read at 1,000 requests a
+// second by 10 connections (far above what the keys of 2,500 servers' communities may ask: 60 a
+// minute each; a reader as fast as the answers come would measure how the two share 2 cores, not
+// what ingestion does to a read); its p99 is compared with the same read on an idle service.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { registerServer } from '../../src/servers/server.ts';
+import type { Deps } from '../../src/deps.ts';
+import { listServerRecords } from '../../src/servers/server.repo.ts';
+import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
 import { ids, platformId } from '../fixture.ts';
 import { measure } from '../load.ts';
 import type { Scenario } from './scenario.ts';
@@ -16,6 +20,7 @@ const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 30);
 const periodMs = 5000;
 const playersPerServer = 60;
 const targets = { batchP99Ms: 100, statusP99Factor: 3 };
+const statusReadsPerSecond = 1000;
 
 interface FleetServer {
   id: string;
@@ -41,19 +46,35 @@ function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
   return events;
 }
 
+/**
+ * The fleet's servers, made by the first run and reused by later ones (with new tokens): a run that
+ * registered 2,500 more servers each time would grow what every later run rebuilds and reconciles.
+ */
+async function fleetServers(deps: Deps): Promise<FleetServer[]> {
+  const known = new Map((await listServerRecords(deps.db, ids.account)).map((s) => [s.name, s.id]));
+  const fleet: FleetServer[] = [];
+  for (let n = 0; n < servers; n++) {
+    const name = `bench fleet ${n}`;
+    const id = known.get(name);
+    const token = id ? await rotateIngestToken(deps, ids.account, id) : undefined;
+    if (id && token) fleet.push({ id, token, n });
+    else {
+      const { server, ingestToken } = await registerServer(deps, ids.account, { name });
+      fleet.push({ id: server.id, token: ingestToken, n });
+    }
+  }
+  return fleet;
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
 export const fleetScenario: Scenario = {
   name: 'fleet',
   async run(ctx) {
-    const fleet: FleetServer[] = [];
-    for (let n = 0; n < servers; n++) {
-      const { server, ingestToken } = await registerServer(ctx.deps, ids.account, { name: `bench fleet ${n}` });
-      fleet.push({ id: server.id, token: ingestToken, n });
-    }
+    const fleet = await fleetServers(ctx.deps);
     const statusUrl = `${ctx.service.url}/api/v1/data/servers/${ids.readServer}`;
     const headers = { authorization: `Bearer ${ctx.creds.apiKey}` };
-    const readStatus = () => measure({ url: statusUrl, headers, connections: 10, warmupSeconds: 1, seconds: Math.min(seconds, 10) });
+    const readStatus = () => measure({ url: statusUrl, headers, connections: 10, warmupSeconds: 1, seconds: Math.min(seconds, 10), rate: statusReadsPerSecond });
     const idle = await readStatus();
 
     const latencies: number[] = [];
@@ -101,7 +122,7 @@ export const fleetScenario: Scenario = {
     return [{
       cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop)`,
         `${fmt(accepted)} / ${fmt(offered)} events accepted, ${late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
-        `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 < ${targets.statusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
+        `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 (${fmt(statusReadsPerSecond)} reads/s) < ${targets.statusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
       pass,
     }];
   },

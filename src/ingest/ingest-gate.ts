@@ -1,4 +1,5 @@
-// Bounds what ingestion may hold of this process's PostgreSQL pool. Batches of one server share
+// Bounds what ingestion may hold of this process's PostgreSQL pool (a batch holds its slot for its
+// PostgreSQL phase only, not while it is parsed or written to Redis). Batches of one server share
 // a lock for their totals, so more than two of them in flight only hold connections while they
 // wait; and all batches together leave one connection free, so the Data API and the controller
 // are never starved by a server that pushes many batches at once. A batch beyond the bounds

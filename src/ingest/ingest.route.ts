@@ -34,7 +34,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
     await next();
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
-    ctx.body = await gate.run(serverId, () => ingestBatch(deps, serverId, ctx.request.body));
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, (work) => gate.run(serverId, work));
   });
 
   return router;

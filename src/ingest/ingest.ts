@@ -35,17 +35,38 @@ interface DerivedChange {
   statusJson: string;
 }
 
-export async function ingestBatch(deps: Deps, serverId: string, body: unknown): Promise<IngestResult> {
+/** Runs a batch's PostgreSQL phase when the caller's bound on ingestion's connections allows it. */
+export type DbSlot = <T>(work: () => Promise<T>) => Promise<T>;
+const directly: DbSlot = (work) => work();
+
+/**
+ * Applies a batch. Only its PostgreSQL phase runs in `dbSlot` (the web process's ingest gate):
+ * parsing before it and the Redis writes after the commit hold no connection, so they need no slot.
+ */
+export async function ingestBatch(deps: Deps, serverId: string, body: unknown, dbSlot: DbSlot = directly): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
-  let change: DerivedChange | undefined;
+  const { result, merges, change } = await dbSlot(() => commitBatch(deps, serverId, events, arrivalMs));
+  // The derived state, and the players' cached trust scores (their play changed: recomputed on the
+  // next lookup), side by side: each write is tagged or idempotent, and neither throws.
+  if (change) await Promise.all([writeDerived(deps, serverId, change, arrivalMs), invalidateTrustScores(deps, change.totals.keys())]);
+  if (result.started) await requestFilesAfterStart(deps, serverId, arrivalMs);
+  // A Steam64 learnt here whose DayZ ID was a player of its own: merged after the commit, in a
+  // transaction of its own (it locks other servers too). Until it succeeds, every batch naming
+  // the Steam64 finds the DayZ ID again, so a merge lost to a crash is made later.
+  if (merges.length > 0) await mergeLearntSteam64s(deps, merges);
+  return { accepted: result.accepted, duplicates: result.duplicates, rejected };
+}
+
+/** The batch's PostgreSQL phase: its players, then one transaction claiming its ids and applying the new events. */
+async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number) {
   // Steam64 players are stored before the batch's transaction, in a statement of their own: their
   // rows are then never held for a whole batch, which made concurrent batches naming the same
   // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
   const steam64s = steam64PlayersOf(events);
   await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
-  const { result, merges } = await inTransaction(deps.db, async (tx) => {
+  return inTransaction(deps.db, async (tx) => {
     const aliasIds = aliasIdsOf(events);
     if (aliasIds.length > 0) {
       // Held to the commit: no merge runs while this batch resolves ids and writes under them, so
@@ -58,23 +79,15 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown): 
     const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))], arrivalMs);
     // The first occurrence of a new id counts; a repeat within the batch is a duplicate too.
     const accepted = events.filter((e) => fresh.delete(e.id));
-    const duplicates = events.length - accepted.length;
+    let change: DerivedChange | undefined;
     if (accepted.length > 0) {
       accepted.sort((a, b) => a.tsMs - b.tsMs || a.index - b.index);
       change = await applyAccepted(tx, serverId, accepted, steam64s);
     }
     const merges = accepted.length > 0 ? await mergesDue(tx, accepted, deps.caches.mergeChecked) : [];
-    return { result: { accepted: accepted.length, duplicates, rejected, started: accepted.some((e) => e.type === 'server.started') }, merges };
+    const started = accepted.some((e) => e.type === 'server.started');
+    return { result: { accepted: accepted.length, duplicates: events.length - accepted.length, started }, merges, change };
   });
-  if (change) await writeDerived(deps, serverId, change, arrivalMs);
-  if (result.started) await requestFilesAfterStart(deps, serverId, arrivalMs);
-  // The players' play changed: their cached trust scores are recomputed on the next lookup.
-  if (change) await invalidateTrustScores(deps, change.totals.keys());
-  // A Steam64 learnt here whose DayZ ID was a player of its own: merged after the commit, in a
-  // transaction of its own (it locks other servers too). Until it succeeds, every batch naming
-  // the Steam64 finds the DayZ ID again, so a merge lost to a crash is made later.
-  if (merges.length > 0) await mergeLearntSteam64s(deps, merges);
-  return { accepted: result.accepted, duplicates: result.duplicates, rejected: result.rejected };
 }
 
 async function applyAccepted(tx: DbClient, serverId: string, events: IngestEvent[], stored: SeenPlayers): Promise<DerivedChange> {
