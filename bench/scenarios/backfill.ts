@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { registerServer } from '../../src/servers/server.ts';
-import { ids, platformId } from '../fixture.ts';
+import { loadAccount, platformId } from '../fixture.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
 
@@ -26,7 +26,7 @@ function random(seed: number) {
 export const backfillScenario: Scenario = {
   name: 'backfill',
   async run(ctx) {
-    const { server, ingestToken } = await registerServer(ctx.deps, ids.account, { name: `bench backfill ${new Date().toISOString()}` });
+    const { server, ingestToken } = await registerServer(ctx.deps, await loadAccount(ctx.deps), { name: `bench backfill ${new Date().toISOString()}` });
     const next = random(20_261_123);
     const weapons = ['M4A1', 'AKM', 'SVD', 'Mosin 91/30', 'MP5-K', 'FNX45'];
     let tsMs = Date.now() - 30 * 24 * 3600_000; // a month back, 10 ms apart

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../../src/deps.ts';
 import { listServerRecords } from '../../src/servers/server.repo.ts';
 import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
-import { ids, platformId } from '../fixture.ts';
+import { ids, loadAccount, platformId } from '../fixture.ts';
 import { measure } from '../load.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
@@ -51,15 +51,17 @@ function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
  * registered 2,500 more servers each time would grow what every later run rebuilds and reconciles.
  */
 async function fleetServers(deps: Deps): Promise<FleetServer[]> {
-  const known = new Map((await listServerRecords(deps.db, ids.account)).map((s) => [s.name, s.id]));
+  // A community of their own: the bench community's server list (a measured controller route) stays its two servers.
+  const fleetAccount = await loadAccount(deps);
+  const known = new Map((await listServerRecords(deps.db, fleetAccount)).map((s) => [s.name, s.id]));
   const fleet: FleetServer[] = [];
   for (let n = 0; n < servers; n++) {
     const name = `bench fleet ${n}`;
     const id = known.get(name);
-    const token = id ? await rotateIngestToken(deps, ids.account, id) : undefined;
+    const token = id ? await rotateIngestToken(deps, fleetAccount, id) : undefined;
     if (id && token) fleet.push({ id, token, n });
     else {
-      const { server, ingestToken } = await registerServer(deps, ids.account, { name });
+      const { server, ingestToken } = await registerServer(deps, fleetAccount, { name });
       fleet.push({ id: server.id, token: ingestToken, n });
     }
   }

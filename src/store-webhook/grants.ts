@@ -39,13 +39,17 @@ interface ResolvedLine extends PurchaseLine {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function resolveLine(deps: Deps, line: PurchaseLine, operatorAccount: () => Promise<string | undefined>): Promise<ResolvedLine> {
+/**
+ * A purchase line's account and queue input. A grant checks the product's servers against the
+ * account; a refund does not (it takes back an entry by its id, also after a server was revoked).
+ */
+async function resolveLine(deps: Deps, line: PurchaseLine, operatorAccount: () => Promise<string | undefined>, grants: boolean): Promise<ResolvedLine> {
   const accountId = line.product.accountId ?? (await operatorAccount());
   if (!accountId) throw new ApiError('UNPROCESSABLE', `product ${line.sku} names no accountId and there is no operator account yet (run the setup first)`);
   const days = line.product.days === null ? null : line.product.days * line.quantity;
   try {
     const input = await resolveQueueInput(deps, accountId, {
-      platformId: line.platformId, serverIds: line.product.servers === 'all' ? null : line.product.servers, ...(days === null ? {} : { durationDays: days }),
+      platformId: line.platformId, serverIds: line.product.servers === 'all' || !grants ? null : line.product.servers, ...(days === null ? {} : { durationDays: days }),
     });
     return { ...line, accountId, input, days };
   } catch (err) {
@@ -59,7 +63,7 @@ export async function applyStoreEvent(deps: Deps, event: Applicable): Promise<St
   const nowMs = deps.clock.now();
   let operator: Promise<string | undefined> | undefined;
   const operatorAccount = () => (operator ??= operatorAccountId(deps.db));
-  const lines = event.kind === 'ignored' ? [] : await Promise.all(event.lines.map((line) => resolveLine(deps, line, operatorAccount)));
+  const lines = event.kind === 'ignored' ? [] : await Promise.all(event.lines.map((line) => resolveLine(deps, line, operatorAccount, event.kind === 'purchase')));
   const actor: Actor = { type: 'store', id: `${event.source}:${event.id}`.slice(0, 200), name: event.source === 'tebex' ? 'Store (Tebex)' : 'Store' };
   const outcome = await inTransaction(deps.db, async (tx) => {
     const result: StoreOutcome = { id: event.id, outcome: 'processed', granted: 0, revoked: 0, refundsAwaitingPurchase: 0 };

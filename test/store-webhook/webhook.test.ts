@@ -10,6 +10,7 @@ import type { ExecutionContext } from 'ava';
 import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { markOperatorAccount } from '../../src/accounts/account.repo.ts';
 import { registerServer } from '../../src/servers/server.ts';
+import { revokeServerRow } from '../../src/servers/server.repo.ts';
 import { entriesOfPlayer } from '../../src/queue/queue.repo.ts';
 import type { StoreProduct } from '../../src/store-webhook/products.ts';
 import { testEnv } from '../helpers/env.ts';
@@ -249,6 +250,10 @@ test('scope and tenancy: a product for some servers queues there only, in its ow
   ok(t, await postOwn(ownEvent({ type: 'purchase.completed', platformId: p, sku })), { granted: 1 });
   t.deepEqual((await entries(a.accountId, p)).map((e) => e.serverIds), [[second.server.id]]);
   t.deepEqual(await entries(other.accountId, p), []);
+  const refundLater = ownEvent({ type: 'purchase.refunded', platformId: p, sku });
+  await revokeServerRow(env.deps.db, a.accountId, second.server.id);
+  ok(t, await postOwn(refundLater), { revoked: 1 }, 'a refund after the product\'s server was revoked still takes the grant back');
+  t.deepEqual(await entries(a.accountId, p), []);
   const stale = product({ accountId: a.accountId, days: 2, servers: [other.serverId] });
   const raw = ownEvent({ type: 'purchase.completed', platformId: p, sku: stale });
   assertError(t, await postOwn(raw), 422, 'UNPROCESSABLE');
