@@ -60,12 +60,18 @@ export async function priorityPage(db: Queryable, accountId: string, serverId: s
  * Bans in force now that the server's file did not hold are recorded as written at `atIso`; bans no
  * longer in force (or not the account's) as removed. Rows of bans back in force are revived, the
  * others inserted plainly: an upsert costs half again as much a row, and a first sync writes one row
- * per ban. The removal probes bans by primary key: a plan joining the other way scanned ban_syncs,
- * which grows with every server synced in the same transaction. Syncs of one server never overlap
- * (the worker's lock); one that did would fail on the primary key and be retried.
+ * per ban. The removal runs first and probes bans by primary key: a plan joining the other way
+ * scanned ban_syncs, which grows with every server synced in the same transaction. Syncs of one
+ * server never overlap (the worker's lock); one that did would fail on the primary key and be retried.
  */
 export async function recordBanFileSync(db: Queryable, accountId: string, serverId: string, nowIso: string): Promise<{ added: number; removed: number }> {
   const inForce = 'b.account_id = $2 AND b.lifted_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > $3::timestamptz)';
+  // First what left the file, so that the rows written next are never checked (a first sync checks none).
+  const removed = await db.query(
+    `UPDATE ban_syncs s SET removed_at = $3
+     WHERE s.server_id = $1 AND s.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.id = s.ban_id AND ${inForce})`,
+    [serverId, accountId, nowIso],
+  );
   const revived = await db.query(
     `UPDATE ban_syncs s SET synced_at = $3, removed_at = NULL
      WHERE s.server_id = $1 AND s.removed_at IS NOT NULL AND EXISTS (SELECT 1 FROM bans b WHERE b.id = s.ban_id AND ${inForce})`,
@@ -76,11 +82,6 @@ export async function recordBanFileSync(db: Queryable, accountId: string, server
      SELECT $1, b.id, $3 FROM bans b
      WHERE ${inForce} AND NOT EXISTS (SELECT 1 FROM ban_syncs s WHERE s.server_id = $1 AND s.ban_id = b.id)
      ORDER BY b.id`,
-    [serverId, accountId, nowIso],
-  );
-  const removed = await db.query(
-    `UPDATE ban_syncs s SET removed_at = $3
-     WHERE s.server_id = $1 AND s.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.id = s.ban_id AND ${inForce})`,
     [serverId, accountId, nowIso],
   );
   return { added: (revived.rowCount ?? 0) + (inserted.rowCount ?? 0), removed: removed.rowCount ?? 0 };

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { buildState } from '../../web/build-state.ts';
 import { controllerEnv } from './controller-http.ts';
@@ -128,4 +128,18 @@ export async function checkPage(t: ExecutionContext, browser: Browser, page: Pag
   noScriptErrors(t, page);
   await accessible(t, page, name);
   await screenshots(t, browser, page, name);
+}
+
+/**
+ * The texts of what a locator finds, once they equal `expected` or after `timeoutMs`: a list that
+ * re-renders (a filter applied, a refresh) is read when it has settled, and a wrong one still fails.
+ */
+export async function settledTexts(locator: Locator, expected: string[], timeoutMs = 5000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let texts = await locator.allInnerTexts();
+  while (JSON.stringify(texts) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    texts = await locator.allInnerTexts();
+  }
+  return texts;
 }
