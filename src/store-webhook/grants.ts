@@ -65,7 +65,7 @@ export async function applyStoreEvent(deps: Deps, event: Applicable): Promise<St
   const operatorAccount = () => (operator ??= operatorAccountId(deps.db));
   const lines = event.kind === 'ignored' ? [] : await Promise.all(event.lines.map((line) => resolveLine(deps, line, operatorAccount, event.kind === 'purchase')));
   const actor: Actor = { type: 'store', id: `${event.source}:${event.id}`.slice(0, 200), name: event.source === 'tebex' ? 'Store (Tebex)' : 'Store' };
-  const outcome = await inTransaction(deps.db, async (tx) => {
+  const apply = () => inTransaction(deps.db, async (tx) => {
     const result: StoreOutcome = { id: event.id, outcome: 'processed', granted: 0, revoked: 0, refundsAwaitingPurchase: 0 };
     if (!(await claimStoreEvent(tx, event.source, event.id, event.type, iso(nowMs)))) return { ...result, outcome: 'repeat' as const };
     if (event.kind === 'ignored') return { ...result, outcome: 'ignored' as const };
@@ -74,6 +74,12 @@ export async function applyStoreEvent(deps: Deps, event: Applicable): Promise<St
       else await revokeLine(tx, event, line, actor, nowMs, result);
     }
     return result;
+  });
+  // A purchase and its refund (two event ids) committing at the same moment both found no line and
+  // both wrote one: the second fails on the unique line and runs again, now finding the first's.
+  const outcome = await apply().catch((err: { code?: string; constraint?: string }) => {
+    if (err.code === '23505' && err.constraint === 'store_purchases_ref_idx') return apply();
+    throw err;
   });
   if (event.kind === 'purchase') {
     for (const line of lines) if (isSteam64(line.input.platformId)) await mergeOrphanDayzId(deps, line.input.platformId, actor);

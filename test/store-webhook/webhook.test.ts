@@ -185,6 +185,18 @@ test('a refund that arrives before its purchase is kept: the late purchase grant
   t.is(skipped.rowCount, 3);
 });
 
+test('a purchase and its refund delivered at the same moment: both answer 200 and the player ends with nothing, whichever commits first', async (t) => {
+  const a = await tenant(env.deps);
+  const sku = product({ accountId: a.accountId, days: 30, servers: 'all' }, true);
+  const players = Array.from({ length: 8 }, () => steam());
+  const answers = await Promise.all(players.flatMap((p) => {
+    const transaction = `tbx-${randomUUID()}`;
+    return [postTebex(tebexPayment('payment.completed', transaction, [{ sku }], p)), postTebex(tebexPayment('payment.refunded', transaction, [{ sku }], p))];
+  }));
+  t.deepEqual(answers.map((r) => r.status), answers.map(() => 200), JSON.stringify(answers.filter((r) => r.status !== 200).map((r) => r.body)));
+  for (const p of players) t.deepEqual(await entries(a.accountId, p), [], p);
+});
+
 test('own format: purchase, then a refund by purchaseId or of the newest unrefunded purchase; permanent grants restore what they replaced', async (t) => {
   const a = await tenant(env.deps);
   const timed = product({ accountId: a.accountId, days: 3, servers: 'all' });
