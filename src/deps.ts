@@ -15,6 +15,7 @@ import type { StoredPlayers } from './ingest/ingest.repo.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
+import { LocalScores } from './trust/local-scores.ts';
 
 export interface Deps {
   config: Config;
@@ -38,6 +39,8 @@ export interface Deps {
     mergeChecked: LRUCache<string, true>;
     /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
     playersStored: StoredPlayers;
+    /** Players' rendered trust scores read from Redis (AUTH_CACHE_MS). */
+    trustScores: LocalScores;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -58,6 +61,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
       playersStored: new LRUCache({ max: 200_000, ttl: 60_000 }),
+      trustScores: new LocalScores(config.authCacheMs),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],

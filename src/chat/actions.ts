@@ -75,7 +75,7 @@ export const chatActions: Record<string, ChatAction> = {
     // The public lookup itself (same cache, same proof); the bot path's own rate cap applies instead of the per-IP one.
     run: async ({ deps }, params) => {
       const cached = await trustLookup(deps, params.identifier as string);
-      const score = JSON.parse(cached.body) as ScoreBody;
+      const score = JSON.parse(cached.body.toString()) as ScoreBody;
       const moved = score.reasons.slice(1);
       const why = moved.length === 0 ? 'no history yet' : moved.join('; ');
       return { text: `${score.platformId}: trust ${score.score}/100, ${score.band.replace('_', ' ')} (confidence ${score.confidence}): ${why}`, score };

@@ -2,6 +2,7 @@
 // whether the request came over HTTPS, and the id a per-IP limit counts (IPv6 per /64).
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 
 export type ProxyTrust = (address: string) => boolean;
 
@@ -26,8 +27,24 @@ export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string {
       if (!trust(address)) break;
     }
   }
-  return ipaddr.isValid(address) ? normalise(ipaddr.parse(address)).toString() : address.slice(0, 64);
+  return canonical(address);
 }
+
+/**
+ * Parsing an address costs a few microseconds, paid on every request of a limited route; the
+ * same clients come back on their connections, so the results of the last ones are remembered.
+ */
+const remembered = <T extends string>(work: (address: string) => T) => {
+  const cache = new LRUCache<string, T>({ max: 10_000 });
+  return (address: string): T => {
+    let value = cache.get(address);
+    if (value === undefined) cache.set(address, (value = work(address)));
+    return value;
+  };
+};
+
+/** The address as one spelling (IPv4-mapped IPv6 as IPv4, IPv6 compressed); not an address: cut to 64 characters. */
+const canonical = remembered((address) => (ipaddr.isValid(address) ? normalise(ipaddr.parse(address)).toString() : address.slice(0, 64)));
 
 export function isHttps(req: IncomingMessage, trust: ProxyTrust): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
@@ -36,10 +53,10 @@ export function isHttps(req: IncomingMessage, trust: ProxyTrust): boolean {
 }
 
 /** What a per-IP limit counts: the IPv4 address, or the /64 network of an IPv6 address. */
-export function rateLimitIdentity(address: string): string {
+export const rateLimitIdentity = remembered((address) => {
   if (!ipaddr.isValid(address)) return address || 'unknown';
   const ip = normalise(ipaddr.parse(address));
   if (ip.kind() === 'ipv4') return ip.toString();
   const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
-}
+});

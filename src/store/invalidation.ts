@@ -1,15 +1,19 @@
 // In-process caches that every web process keeps (resolved API keys, a server's owner, token
-// hash and reads) are dropped in all processes at once when their record changes: the change drops
+// hash and reads, players' trust scores) are dropped in all processes at once when their record changes: the change drops
 // the entry here and publishes it on one Redis channel that every process follows. A process that
 // misses a message (its subscriber was reconnecting) still drops the entry within AUTH_CACHE_MS.
 import type { Deps } from '../deps.ts';
 
-export type CacheEntry = { cache: 'apiKey'; key: string } | { cache: 'server'; key: string };
+export type CacheEntry = { cache: 'apiKey'; key: string } | { cache: 'server'; key: string } | { cache: 'trustScores'; keys: string[] };
 
 const channel = 'cache:invalidate';
 export const invalidationChannel = (deps: Pick<Deps, 'config'>) => `${deps.config.redisPrefix}${channel}`;
 
 export function dropLocally(deps: Deps, entry: CacheEntry): void {
+  if (entry.cache === 'trustScores') {
+    deps.caches.trustScores.drop(entry.keys);
+    return;
+  }
   if (entry.cache === 'apiKey') {
     deps.caches.apiKeys.delete(entry.key);
     return;
@@ -33,5 +37,8 @@ export async function invalidate(deps: Deps, entry: CacheEntry): Promise<void> {
 /** Applies an invalidation message from another process (or this one). */
 export function onInvalidation(deps: Deps, message: string): void {
   const entry = JSON.parse(message) as CacheEntry;
-  if ((entry.cache === 'apiKey' || entry.cache === 'server') && typeof entry.key === 'string') dropLocally(deps, entry);
+  const valid = entry.cache === 'trustScores'
+    ? Array.isArray(entry.keys) && entry.keys.every((key) => typeof key === 'string')
+    : (entry.cache === 'apiKey' || entry.cache === 'server') && typeof entry.key === 'string';
+  if (valid) dropLocally(deps, entry);
 }

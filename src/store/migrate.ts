@@ -18,7 +18,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err; // created meanwhile by another process
+        // Created meanwhile by another process: 42P04, or 23505 when both inserted the catalog row at once.
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
       });
     }
   } finally {

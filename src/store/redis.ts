@@ -16,12 +16,12 @@ const scripts = {
 
 type ScriptReply = Promise<unknown>;
 export type AppRedis = Redis & {
-  [K in keyof typeof scripts]: (...args: (string | number)[]) => ScriptReply;
+  [K in keyof typeof scripts]: (...args: (string | number | Buffer)[]) => ScriptReply;
 };
 
 /** A pipeline, with the service's scripts queueable like any command. */
 export type AppPipeline = ReturnType<Redis['pipeline']> & {
-  [K in keyof typeof scripts]: (...args: (string | number)[]) => AppPipeline;
+  [K in keyof typeof scripts]: (...args: (string | number | Buffer)[]) => AppPipeline;
 };
 
 export const appPipeline = (redis: AppRedis): AppPipeline => redis.pipeline() as AppPipeline;

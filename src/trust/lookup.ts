@@ -10,6 +10,7 @@ import { scoreTrust } from './score.ts';
 import type { TrustSignals } from './score.ts';
 import { cachedScore, dropScores, scoreVersion, storeScore } from './score.store.ts';
 import type { CachedScore } from './score.store.ts';
+import { invalidate } from '../store/invalidation.ts';
 import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
 
 /** Bounds how long a score can outlive a change whose invalidation failed (Redis away). */
@@ -33,10 +34,10 @@ export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ s
   const claims = { platformId: player.platformId, serviceId: player.serviceId, score: result.score, band: result.band, confidence: result.confidence, computedAt };
   const signer = await trustSigner(deps.config);
   const proof = signer ? await signer.sign(claims, lookupProofType, lookupProofAudience, nowMs) : '';
-  const body = JSON.stringify({
+  const body = Buffer.from(JSON.stringify({
     platformId: player.platformId, serviceId: player.serviceId, score: result.score, confidence: result.confidence, band: result.band,
     signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
-  });
+  }));
   const untilExpiry = pool.nextExpiry ? Date.parse(pool.nextExpiry) - nowMs : Infinity;
   return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreCacheMs, untilExpiry)) };
 }
@@ -82,10 +83,20 @@ export async function trustLookup(deps: Deps, identifier: string): Promise<Cache
   return score;
 }
 
-/** A cache read that fails (Redis away) is a miss: the score is computed from PostgreSQL. */
+/**
+ * The score this process read last (src/trust/local-scores.ts), else Redis's. A cache read that
+ * fails (Redis away) is a miss: the score is computed from PostgreSQL.
+ */
 async function readCache(deps: Deps, platformId: string): Promise<CachedScore | undefined> {
+  const local = deps.caches.trustScores;
+  const nowMs = deps.clock.now();
+  const known = local.get(platformId, nowMs);
+  if (known) return known;
+  const mark = local.mark;
   try {
-    return await cachedScore(deps.redis, platformId, deps.clock.now());
+    const entry = await cachedScore(deps.redis, platformId, nowMs);
+    if (entry) local.remember(platformId, entry, mark);
+    return entry?.score;
   } catch (err) {
     deps.log.warn({ err }, 'trust score cache unavailable');
     return undefined;
@@ -93,13 +104,16 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
 }
 
 /**
- * Drops the cached scores of players whose evidence changed (a ban, a pool entry, ingested play).
- * Call after the change commits. On failure the stale score lives at most scoreCacheMs.
+ * Drops the cached scores of players whose evidence changed (a ban, a pool entry, ingested play),
+ * in Redis, then in every process. Call after the change commits. On failure the stale score lives
+ * at most scoreCacheMs.
  */
-export async function invalidateTrustScores(deps: Pick<Deps, 'redis' | 'log'>, platformIds: Iterable<string>): Promise<void> {
+export async function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
+  const keys = [...new Set(platformIds)];
   try {
-    await dropScores(deps.redis, platformIds);
+    await dropScores(deps.redis, keys);
   } catch (err) {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
   }
+  await invalidate(deps, { cache: 'trustScores', keys });
 }

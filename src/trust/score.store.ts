@@ -6,25 +6,35 @@ import { trustScoreKeys } from '../store/keys.ts';
 
 export interface CachedScore {
   proof: string;
-  body: string;
+  /** The rendered TrustScore JSON, as bytes: answered as read, with no text encoding per request. */
+  body: Buffer;
+}
+
+/** A cached score with the service-clock time it goes stale (its next entry expiry). */
+export interface ScoreEntry {
+  score: CachedScore;
+  staleAtMs: number;
 }
 
 /**
  * Stored as "<staleAtMs>\n<proof>\n<body>": besides its Redis TTL, an entry carries the service-clock
  * time it goes stale (an entry's expiry), which a reader compares with its own clock.
  */
-const encode = (score: CachedScore, staleAtMs: number) => `${staleAtMs}\n${score.proof}\n${score.body}`;
+const encode = (score: CachedScore, staleAtMs: number) => Buffer.concat([Buffer.from(`${staleAtMs}\n${score.proof}\n`), score.body]);
+const newline = 10;
 
 /** Versions live longer than any computation; an expired one only makes a store attempt fail once. */
 const versionTtlSeconds = 24 * 3600;
 
-export async function cachedScore(redis: AppRedis, platformId: string, nowMs: number): Promise<CachedScore | undefined> {
-  const value = await redis.get(trustScoreKeys(platformId).score);
+export async function cachedScore(redis: AppRedis, platformId: string, nowMs: number): Promise<ScoreEntry | undefined> {
+  const value = await redis.getBuffer(trustScoreKeys(platformId).score);
   if (value === null) return undefined;
-  const first = value.indexOf('\n');
-  const second = value.indexOf('\n', first + 1);
-  if (first < 0 || second < 0 || Number(value.slice(0, first)) <= nowMs) return undefined;
-  return { proof: value.slice(first + 1, second), body: value.slice(second + 1) };
+  const first = value.indexOf(newline);
+  const second = value.indexOf(newline, first + 1);
+  if (first < 0 || second < 0) return undefined;
+  const staleAtMs = Number(value.toString('latin1', 0, first));
+  if (!(staleAtMs > nowMs)) return undefined;
+  return { score: { proof: value.toString('latin1', first + 1, second), body: value.subarray(second + 1) }, staleAtMs };
 }
 
 export async function scoreVersion(redis: AppRedis, platformId: string): Promise<string> {

@@ -162,15 +162,15 @@ test('a merge moves the DayZ ID\'s pool entries to the Steam64 (to the end of th
   const before = await env.deps.db.query('SELECT change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
   // The Steam64 became known elsewhere (its own players row) before the merge ran.
   await upsertMergedPlayer(env.deps.db, { platformId: h.steam64, name: 'Known', firstSeenAt: iso(h.now), lastSeenAt: iso(h.now) }, h.dayz, battleyeGuidOf(h.steam64));
-  const cleanScore = JSON.parse((await trustLookup(env.deps, h.steam64)).body) as { signals: { bansActive: number } };
+  const cleanScore = JSON.parse((await trustLookup(env.deps, h.steam64)).body.toString()) as { signals: { bansActive: number } };
   t.is(cleanScore.signals.bansActive, 0, 'the Steam64 alone has no entry yet (and its score is now cached)');
   await mergeIntoSteam64(env.deps, h.dayz, h.steam64, { type: 'system' });
   const after = await env.deps.db.query('SELECT platform_id AS p, change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
   t.is(after.rows[0].p, h.steam64);
   t.true(BigInt(after.rows[0].x) > BigInt(before.rows[0].x), 'the moved entry is a new change of the feed');
-  const merged = JSON.parse((await trustLookup(env.deps, h.steam64)).body) as { platformId: string; signals: { bansActive: number } };
+  const merged = JSON.parse((await trustLookup(env.deps, h.steam64)).body.toString()) as { platformId: string; signals: { bansActive: number } };
   t.like(merged, { platformId: h.steam64, signals: { bansActive: 1 } }, 'the cached clean score was dropped');
-  t.is(JSON.parse((await trustLookup(env.deps, h.dayz)).body).platformId, h.steam64, 'the DayZ ID answers as the Steam64');
+  t.is(JSON.parse((await trustLookup(env.deps, h.dayz)).body.toString()).platformId, h.steam64, 'the DayZ ID answers as the Steam64');
 });
 
 test('a console id linked to a Steam64 is merged, and its later events land under the Steam64', async (t) => {

@@ -3,7 +3,10 @@
 import test from 'ava';
 import { SignJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { JSONWebKeySet } from 'jose';
+import supertest from 'supertest';
+import { createApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
 import { linkChatUser } from '../../src/trust/player.repo.ts';
 import { invalidateTrustScores } from '../../src/trust/lookup.ts';
@@ -115,6 +118,29 @@ test('the score is cached until its evidence changes; ingestion of the player in
   await ingest(env, server, [ev.kill(t0 - 1000, 7, 9)]);
   const afterIngest = await env.request.get(`/api/v1/trust/${steam64}`);
   t.is(afterIngest.body.signals.kills, fresh.body.signals.kills + 1, 'the ingested kill reached the score');
+});
+
+test('a score cached by another web process is dropped there as soon as its evidence changes', async (t) => {
+  const env = await envFor(t);
+  await seenPlayer(env);
+  // A second process on the same stores, whose in-process cache would otherwise hold for a minute.
+  const deps = createDeps({ ...env.deps.config, authCacheMs: 60_000 }, { clock: env.clock, log: env.deps.log });
+  await connectDeps(deps);
+  t.teardown(() => closeDeps(deps));
+  const other = supertest(createApp(deps).callback());
+  const bans = async () => (await other.get(`/api/v1/trust/${steam64}`)).body.signals.bansActive as number;
+  t.is(await bans(), 0);
+  t.is(await bans(), 0, 'answered again, now from its own cache');
+  const operator = await setupOperator(env);
+  const community = await userWithRole(env, 'moderator');
+  const entry = await submit(env, community, { platformId: steam64 });
+  await decide(env, operator, String(entry.id), 'approve');
+  let seen = 0;
+  for (let i = 0; i < 200 && seen === 0; i++) {
+    seen = await bans();
+    if (seen === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.is(seen, 1, 'the approval reached the other process through the invalidation broadcast');
 });
 
 test('an approved entry past its expiry weighs less, without waiting for a sweep', async (t) => {

@@ -1,0 +1,46 @@
+// The scores a web process read from Redis, kept in process for AUTH_CACHE_MS so a repeated
+// lookup costs no Redis read of its own. Every invalidation is broadcast (src/store/invalidation.ts)
+// and drops the players here in every process; one that is missed lives at most AUTH_CACHE_MS.
+import { LRUCache } from 'lru-cache';
+import type { CachedScore, ScoreEntry } from './score.store.ts';
+
+export class LocalScores {
+  readonly #scores: LRUCache<string, ScoreEntry>;
+  /** The invalidation each player was last dropped by, counted in this process. */
+  readonly #dropped: LRUCache<string, number>;
+  #drops = 0;
+  /** The newest drop forgotten by #dropped: a player not found there may have been dropped as late. */
+  #forgotten = 0;
+
+  constructor(ttlMs: number) {
+    this.#scores = new LRUCache({ max: 50_000, ttl: ttlMs });
+    this.#dropped = new LRUCache({ max: 100_000, dispose: (drop) => (this.#forgotten = Math.max(this.#forgotten, drop)) });
+  }
+
+  /** Taken before a Redis read: what that read returns may be remembered only if no drop came since. */
+  get mark(): number {
+    return this.#drops;
+  }
+
+  get(platformId: string, nowMs: number): CachedScore | undefined {
+    const local = this.#scores.get(platformId);
+    return local && local.staleAtMs > nowMs ? local.score : undefined;
+  }
+
+  /**
+   * Remembers a score read from Redis at `mark`, unless the player was dropped since: the read and
+   * the broadcast travel on two connections, so a drop can arrive while the older score is in flight.
+   */
+  remember(platformId: string, entry: ScoreEntry, mark: number): void {
+    if ((this.#dropped.get(platformId) ?? this.#forgotten) > mark) return;
+    this.#scores.set(platformId, entry);
+  }
+
+  drop(platformIds: Iterable<string>): void {
+    const drop = ++this.#drops;
+    for (const id of platformIds) {
+      this.#scores.delete(id);
+      this.#dropped.set(id, drop);
+    }
+  }
+}
