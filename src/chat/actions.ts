@@ -62,7 +62,7 @@ export const chatActions: Record<string, ChatAction> = {
     permission: 'servers.read',
     needsServer: true,
     run: async ({ deps, serverId }) => {
-      const online = JSON.parse(await onlinePage(deps, serverId)) as { players: { platformId: string; name: string }[]; count: number };
+      const online = JSON.parse((await onlinePage(deps, serverId)).toString()) as { players: { platformId: string; name: string }[]; count: number };
       const names = online.players.map((p) => p.name);
       const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
       return { text: online.count === 0 ? 'nobody is online' : `${online.count} online: ${shown}`, ...online };

@@ -55,10 +55,19 @@ export async function resolveBatchIds(db: Queryable, events: IngestEvent[], alia
  * the next check after the minute finds. A merge found due is not cached, so it is retried.
  */
 export async function mergesDue(db: Queryable, events: readonly IngestEvent[], checked: LRUCache<string, true>): Promise<{ dayzId: string; steam64: string }[]> {
+  const candidates = mergeCandidates(events, checked);
+  if (candidates.size === 0) return [];
+  return settleMerges(candidates, await existingPlayers(db, [...candidates.keys()]), checked);
+}
+
+/** The DayZ IDs (with their Steam64) that mergesDue looks up: of the batch's Steam64s not checked lately. */
+export function mergeCandidates(events: readonly IngestEvent[], checked: LRUCache<string, true>): Map<string, string> {
   const steam64s = [...idsOf(events)].filter((id) => isSteam64(id) && !checked.has(id));
-  if (steam64s.length === 0) return [];
-  const byDayzId = new Map(steam64s.map((id) => [dayzIdOf(id), id]));
-  const orphans = await existingPlayers(db, [...byDayzId.keys()]);
-  for (const [dayzId, steam64] of byDayzId) if (!orphans.has(dayzId)) checked.set(steam64, true);
-  return [...orphans].map((dayzId) => ({ dayzId, steam64: byDayzId.get(dayzId)! }));
+  return new Map(steam64s.map((id) => [dayzIdOf(id), id]));
+}
+
+/** Given which candidates are players of their own (orphans): the merges due; the rest are checked. */
+export function settleMerges(candidates: Map<string, string>, orphans: Set<string>, checked: LRUCache<string, true>): { dayzId: string; steam64: string }[] {
+  for (const [dayzId, steam64] of candidates) if (!orphans.has(dayzId)) checked.set(steam64, true);
+  return [...orphans].map((dayzId) => ({ dayzId, steam64: candidates.get(dayzId)! }));
 }

@@ -1,9 +1,11 @@
-// SQL of one ingested batch: the per-server lock, event-id claims, kills, players and server status.
+// SQL of one ingested batch: the per-server lock, event-id claims, kills, players and server status,
+// and the one call that applies a fresh batch whole.
 import type { LRUCache } from 'lru-cache';
 import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
+import type { TotalsRow } from '../stats/stats.repo.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 
 type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
@@ -31,6 +33,14 @@ export async function claimEventIds(db: Queryable, serverId: string, eventIds: s
 /** ISO text of a microsecond timestamp, e.g. 2026-11-22T10:00:00.123456Z. */
 export const isoMicros = (us: number) => `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, '0')}Z`;
 
+/** Kills as the columns of the kills table, each at its microsecond timestamp. */
+export const killColumns = (kills: KillEvent[], micros: number[]): unknown[] => [
+  micros.map(isoMicros),
+  kills.map((k) => k.killer.platformId), kills.map((k) => k.killer.name),
+  kills.map((k) => k.victim.platformId), kills.map((k) => k.victim.name),
+  kills.map((k) => k.weapon), kills.map((k) => k.distance), kills.map((k) => k.isHeadshot), kills.map((k) => k.hitZone),
+];
+
 /** Inserts the kills whose timestamps are free; returns the microsecond timestamps it stored. */
 async function insertFreeKills(db: Queryable, serverId: string, kills: KillEvent[], micros: number[]): Promise<Set<number>> {
   const { rows } = await db.query<{ us: number }>({
@@ -39,14 +49,19 @@ async function insertFreeKills(db: Queryable, serverId: string, kills: KillEvent
            SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::bool[], $10::text[])
            ON CONFLICT (server_id, ts) DO NOTHING
            RETURNING (extract(epoch FROM ts) * 1000000)::int8 AS us`,
-    values: [
-      serverId, micros.map(isoMicros),
-      kills.map((k) => k.killer.platformId), kills.map((k) => k.killer.name),
-      kills.map((k) => k.victim.platformId), kills.map((k) => k.victim.name),
-      kills.map((k) => k.weapon), kills.map((k) => k.distance), kills.map((k) => k.isHeadshot), kills.map((k) => k.hitZone),
-    ],
+    values: [serverId, ...killColumns(kills, micros)],
   });
   return new Set(rows.map((r) => r.us));
+}
+
+/** Gives each kill of a batch its own microsecond: the first free one from the one asked. */
+export function killPlacer(): (us: number) => number {
+  const used = new Set<number>();
+  return (us) => {
+    while (used.has(us)) us += 1;
+    used.add(us);
+    return us;
+  };
 }
 
 /**
@@ -75,12 +90,7 @@ async function occupiedAround(db: Queryable, serverId: string, slots: number[]):
  * another batch of the server takes the same slots at the same moment.
  */
 export async function insertKills(db: Queryable, serverId: string, kills: KillEvent[]): Promise<void> {
-  const used = new Set<number>();
-  const place = (us: number) => {
-    while (used.has(us)) us += 1;
-    used.add(us);
-    return us;
-  };
+  const place = killPlacer();
   let pending = kills.map((kill) => ({ kill, us: place(kill.tsMs * 1000) }));
   while (pending.length > 0) {
     const stored = await insertFreeKills(db, serverId, pending.map((p) => p.kill), pending.map((p) => p.us));
@@ -197,4 +207,47 @@ export async function updateServerStatus(db: Queryable, serverId: string, newest
 export async function deleteEventIdsBefore(db: Queryable, beforeIso: string): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM ingest_events WHERE received_at < $1::timestamptz', [beforeIso]);
   return rowCount ?? 0;
+}
+
+/** What the one-call path sends (migrations/1732360000000_ingest-apply-batch.sql takes it in this order). */
+export interface OneCallBatch {
+  receivedAt: string;
+  eventIds: string[];
+  /** killColumns, savedColumns, addedColumns and sampleColumns of the batch. */
+  kills: unknown[];
+  expected: { ids: string[]; tags: (string | null)[] };
+  save: unknown[];
+  add: unknown[];
+  samples: unknown[];
+  newestAt: string;
+  status: Record<string, unknown> | null;
+  dayzIds: string[];
+}
+
+/** The errors by which the function says the batch needs the transactional path (and changed nothing). */
+const needsTransaction = new Set(['IB001', 'IB002', 'IB003']);
+const oneCallValues = (serverId: string, b: OneCallBatch) => [
+  serverId, b.receivedAt, b.eventIds, ...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples,
+  b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds,
+];
+
+/**
+ * Applies a batch in one call; undefined when it needs the transactional path: a present
+ * player's row changed since it was read, an event id was seen before, or a kill's timestamp is taken.
+ */
+export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch): Promise<{ added: TotalsRow[]; orphans: string[]; server: ServerRecord } | undefined> {
+  const values = oneCallValues(serverId, batch);
+  try {
+    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[] }>({
+      name: 'ingest-apply-batch',
+      text: `SELECT f.out_added AS added, f.out_orphans AS orphans, ${serverRecordColumns}
+             FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+      values,
+    });
+    const { added, orphans, ...server } = rows[0]!;
+    return { added, orphans, server };
+  } catch (err) {
+    if (needsTransaction.has((err as { code?: string }).code ?? '')) return undefined;
+    throw err;
+  }
 }

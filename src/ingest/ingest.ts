@@ -8,7 +8,7 @@ import type { DbClient } from '../store/db.ts';
 import { addTotals, loadTotals, saveTotals } from '../stats/stats.repo.ts';
 import { writeServerState } from '../stats/stats.store.ts';
 import { dropServerReads } from '../stats/server-reads.ts';
-import { applyEvents, onlineWindowMs } from '../stats/totals.ts';
+import { batchChanges, onlineWindowMs, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent, Rejection } from './events.ts';
@@ -21,6 +21,8 @@ import { mergeLearntSteam64s } from '../identities/merge.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { invalidateTrustScores } from '../trust/lookup.ts';
 import { insertMetricsSamples } from '../servers/metrics.repo.ts';
+import { commitInOneCall } from './one-call.ts';
+import { samplesOf, statusesToApply } from './statuses.ts';
 
 export interface IngestResult {
   accepted: number;
@@ -29,7 +31,7 @@ export interface IngestResult {
 }
 
 /** What a committed batch changed, to be written to Redis after the commit. */
-interface DerivedChange {
+export interface DerivedChange {
   version: number;
   totals: Map<string, PlayerTotals>;
   statusJson: string;
@@ -59,13 +61,28 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown, d
   return { accepted: result.accepted, duplicates: result.duplicates, rejected };
 }
 
-/** The batch's PostgreSQL phase: its players, then one transaction claiming its ids and applying the new events. */
-async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number) {
+/** What the PostgreSQL phase of a batch committed. */
+export interface CommittedBatch {
+  result: { accepted: number; duplicates: number; started: boolean };
+  merges: { dayzId: string; steam64: string }[];
+  change: DerivedChange | undefined;
+}
+
+/**
+ * The batch's PostgreSQL phase: its players, then its events in one call when it is a common batch
+ * (src/ingest/one-call.ts), else in one transaction claiming its ids and applying the new events.
+ */
+async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<CommittedBatch> {
   // Steam64 players are stored before the batch's transaction, in a statement of their own: their
   // rows are then never held for a whole batch, which made concurrent batches naming the same
   // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
   const steam64s = steam64PlayersOf(events);
   await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
+  return (await commitInOneCall(deps, serverId, events, arrivalMs)) ?? commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+}
+
+/** Any batch, in one transaction: claims its ids, resolves aliases, applies what is new. */
+export function commitInTransaction(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, steam64s: SeenPlayers): Promise<CommittedBatch> {
   return inTransaction(deps.db, async (tx) => {
     const aliasIds = aliasIdsOf(events);
     if (aliasIds.length > 0) {
@@ -95,20 +112,11 @@ async function applyAccepted(tx: DbClient, serverId: string, events: IngestEvent
   await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
   await upsertPlayers(tx, new Map([...named].filter(([id]) => !stored.has(id))));
   await lockServer(tx, serverId);
-  // Players with presence events need their stored state (play time runs from their last presence);
-  // the others only add up counters, in one statement without reading them first.
-  const present = new Set<string>();
-  for (const e of events) if ('player' in e && e.type !== 'death') present.add(e.player.platformId);
-  const totals = await loadTotals(tx, serverId, [...present]);
-  const absolute = new Map<string, PlayerTotals>();
-  const deltas = new Map<string, PlayerTotals>();
-  for (const id of applyEvents(totals, events)) (present.has(id) ? absolute : deltas).set(id, totals.get(id)!);
+  const present = presentPlayers(events);
+  const { absolute, deltas } = batchChanges(await loadTotals(tx, serverId, [...present]), events, present);
   await saveTotals(tx, serverId, absolute);
   const changedTotals = new Map([...absolute, ...(await addTotals(tx, serverId, deltas))]);
-  // Every status is a sample of the dashboard's chart, also those the servers row skips.
-  await insertMetricsSamples(tx, serverId, events.filter((e) => e.type === 'server.status').map((s) => ({
-    atMs: s.tsMs, online: s.online, players: s.players, fps: s.fps, uptimeSeconds: s.uptimeSeconds,
-  })));
+  await insertMetricsSamples(tx, serverId, samplesOf(events));
   const [first, ...later] = statusesToApply(events);
   let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, first, true);
   for (const status of later) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status, false);
@@ -130,27 +138,8 @@ async function writeDerived(deps: Deps, serverId: string, change: DerivedChange,
   }
 }
 
-/**
- * The batch's statuses to apply one by one in time order, as if each had come alone, so that a field
- * only an earlier status carried (map, gameVersion, metrics) is not lost to a newer one without it.
- * A status whose every field a later status of the batch overwrites would change nothing: left out.
- */
-function statusesToApply(events: IngestEvent[]): Extract<IngestEvent, { type: 'server.status' }>[] {
-  const statuses = events.filter((e) => e.type === 'server.status');
-  const needed: typeof statuses = [];
-  const later = new Set<string>();
-  for (let i = statuses.length - 1; i >= 0; i--) {
-    const s = statuses[i]!;
-    const fields = [s.map !== undefined && 'map', s.gameVersion !== undefined && 'gameVersion',
-      (s.players !== undefined || s.fps !== undefined || s.uptimeSeconds !== undefined) && 'metrics'].filter((f) => f !== false);
-    if (needed.length === 0 || fields.some((f) => !later.has(f))) needed.unshift(s);
-    for (const f of fields) later.add(f);
-  }
-  return needed;
-}
-
 /** The batch's named players whose id is a Steam64 as sent (they need no resolving). */
-function steam64PlayersOf(events: IngestEvent[]): SeenPlayers {
+export function steam64PlayersOf(events: IngestEvent[]): SeenPlayers {
   return new Map([...playersOf([...events].sort((a, b) => a.tsMs - b.tsMs))].filter(([id]) => isSteam64(id)));
 }
 

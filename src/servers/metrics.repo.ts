@@ -18,6 +18,12 @@ export interface NewSample {
   uptimeSeconds?: number;
 }
 
+/** Samples as the columns of server_metrics. */
+export const sampleColumns = (samples: NewSample[]): unknown[] => [
+  samples.map((s) => new Date(s.atMs).toISOString()), samples.map((s) => s.online),
+  samples.map((s) => s.players ?? null), samples.map((s) => s.fps ?? null), samples.map((s) => s.uptimeSeconds ?? null),
+];
+
 /** Stores a batch's status samples; a sample at an instant the server already has is left out. */
 export async function insertMetricsSamples(db: Queryable, serverId: string, samples: NewSample[]): Promise<void> {
   if (samples.length === 0) return;
@@ -26,10 +32,7 @@ export async function insertMetricsSamples(db: Queryable, serverId: string, samp
     text: `INSERT INTO server_metrics (server_id, at, online, players, fps, uptime_seconds)
            SELECT $1, * FROM unnest($2::timestamptz[], $3::bool[], $4::int[], $5::float8[], $6::int8[])
            ON CONFLICT (server_id, at) DO NOTHING`,
-    values: [
-      serverId, samples.map((s) => new Date(s.atMs).toISOString()), samples.map((s) => s.online),
-      samples.map((s) => s.players ?? null), samples.map((s) => s.fps ?? null), samples.map((s) => s.uptimeSeconds ?? null),
-    ],
+    values: [serverId, ...sampleColumns(samples)],
   });
 }
 

@@ -2,7 +2,7 @@
 import type { Queryable } from '../store/db.ts';
 import type { PlayerTotals } from './totals.ts';
 
-interface TotalsRow {
+export interface TotalsRow {
   platformId: string;
   name: string | null;
   kills: number;
@@ -24,7 +24,7 @@ const columns = `platform_id AS "platformId", name, kills, deaths, headshots, ki
 const msOf = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 const isoOf = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const toTotals = (r: TotalsRow): PlayerTotals => ({
+export const toTotals = (r: TotalsRow): PlayerTotals => ({
   name: r.name, kills: r.kills, deaths: r.deaths, headshots: r.headshots, killDistanceSum: r.killDistanceSum,
   playSeconds: r.playSeconds, shotsFired: r.shotsFired, shotsHit: r.shotsHit,
   onlineAtMs: msOf(r.onlineAt), presenceAtMs: msOf(r.presenceAt), nameAtMs: msOf(r.nameAt),
@@ -43,6 +43,21 @@ export async function loadTotals(db: Queryable, serverId: string, platformIds: s
   return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
 }
 
+/**
+ * The stored totals of these players, each with a tag of its row as read (md5 of the row's text):
+ * read without the server's lock by the one-call path, which checks the tags under it.
+ */
+export async function loadTotalsAsRead(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, { totals: PlayerTotals; tag: string }>> {
+  if (platformIds.length === 0) return new Map();
+  const { rows } = await db.query<TotalsRow & { tag: string }>({
+    name: 'totals-as-read',
+    text: `SELECT ${columns}, md5(sp::text) AS tag FROM unnest($2::text[]) AS wanted(id)
+           JOIN server_players sp ON sp.server_id = $1 AND sp.platform_id = wanted.id`,
+    values: [serverId, platformIds],
+  });
+  return new Map(rows.map((r) => [r.platformId, { totals: toTotals(r), tag: r.tag }]));
+}
+
 /** Every player of a server, in platform-id order, a page at a time (for rebuilding Redis). */
 export async function totalsPage(db: Queryable, serverId: string, afterPlatformId: string, limit: number): Promise<[string, PlayerTotals][]> {
   const { rows } = await db.query<TotalsRow>(
@@ -52,10 +67,32 @@ export async function totalsPage(db: Queryable, serverId: string, afterPlatformI
   return rows.map((r) => [r.platformId, toTotals(r)]);
 }
 
+const byPlatformId = (totals: Map<string, PlayerTotals>) => [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Whole totals as the columns saveTotals (and the one-call path) take, in platform-id order, so two writers never deadlock. */
+export function savedColumns(totals: Map<string, PlayerTotals>): unknown[] {
+  const entries = byPlatformId(totals);
+  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
+  return [
+    entries.map(([id]) => id),
+    col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
+    col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
+    col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
+  ];
+}
+
+/** Counters to add as the columns addTotals (and the one-call path) take, in platform-id order. */
+export function addedColumns(deltas: Map<string, PlayerTotals>): unknown[] {
+  const entries = byPlatformId(deltas);
+  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
+  return [
+    entries.map(([id]) => id), col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
+    col((t) => t.killDistanceSum), col((t) => t.shotsFired), col((t) => t.shotsHit), col((t) => isoOf(t.nameAtMs)),
+  ];
+}
+
 export async function saveTotals(db: Queryable, serverId: string, totals: Map<string, PlayerTotals>): Promise<void> {
   if (totals.size === 0) return;
-  const entries = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   await db.query({
     name: 'totals-save',
     text: `INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
@@ -68,13 +105,7 @@ export async function saveTotals(db: Queryable, serverId: string, totals: Map<st
              play_seconds = excluded.play_seconds, shots_fired = excluded.shots_fired,
              shots_hit = excluded.shots_hit, online_at = excluded.online_at,
              presence_at = excluded.presence_at, name_at = excluded.name_at`,
-    values: [
-      serverId,
-      entries.map(([id]) => id),
-      col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
-      col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
-      col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
-    ],
+    values: [serverId, ...savedColumns(totals)],
   });
 }
 
@@ -85,8 +116,6 @@ export async function saveTotals(db: Queryable, serverId: string, totals: Map<st
  */
 export async function addTotals(db: Queryable, serverId: string, deltas: Map<string, PlayerTotals>): Promise<Map<string, PlayerTotals>> {
   if (deltas.size === 0) return new Map();
-  const entries = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   const newer = 'excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at)';
   const { rows } = await db.query<TotalsRow>({
     name: 'totals-add',
@@ -100,10 +129,7 @@ export async function addTotals(db: Queryable, serverId: string, deltas: Map<str
              name = CASE WHEN ${newer} THEN excluded.name ELSE sp.name END,
              name_at = CASE WHEN ${newer} THEN excluded.name_at ELSE sp.name_at END
            RETURNING ${columns}`,
-    values: [
-      serverId, entries.map(([id]) => id), col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
-      col((t) => t.killDistanceSum), col((t) => t.shotsFired), col((t) => t.shotsHit), col((t) => isoOf(t.nameAtMs)),
-    ],
+    values: [serverId, ...addedColumns(deltas)],
   });
   return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
 }

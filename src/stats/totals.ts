@@ -76,6 +76,26 @@ export function applyEvents(totals: Map<string, PlayerTotals>, events: readonly 
   return changed;
 }
 
+/**
+ * A batch's changes split by how they are stored: players with presence events need their stored
+ * state (play time runs from their last presence), so `stored` must hold theirs and their totals
+ * are written whole (`absolute`); the others only add up counters (`deltas`, from empty totals),
+ * without being read first.
+ */
+export function batchChanges(stored: Map<string, PlayerTotals>, events: readonly IngestEvent[], present: ReadonlySet<string>) {
+  const absolute = new Map<string, PlayerTotals>();
+  const deltas = new Map<string, PlayerTotals>();
+  for (const id of applyEvents(stored, events)) (present.has(id) ? absolute : deltas).set(id, stored.get(id)!);
+  return { absolute, deltas };
+}
+
+/** The players whose presence events of the batch make their stored state needed. */
+export function presentPlayers(events: readonly IngestEvent[]): Set<string> {
+  const present = new Set<string>();
+  for (const e of events) if ('player' in e && e.type !== 'death') present.add(e.player.platformId);
+  return present;
+}
+
 function presence(t: PlayerTotals, tsMs: number, stillOnline: boolean): void {
   if (t.presenceAtMs !== null && tsMs < t.presenceAtMs) return; // late, out-of-order event: already covered
   if (t.onlineAtMs !== null && tsMs - t.onlineAtMs <= onlineWindowMs) t.playSeconds += (tsMs - t.onlineAtMs) / 1000;

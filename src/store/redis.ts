@@ -11,7 +11,8 @@ const scripts = {
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
-  dropTrustScore: { file: '../trust/drop-score.lua', keys: 2 },
+  // Its caller gives the number of keys first.
+  dropTrustScores: { file: '../trust/drop-score.lua', keys: null },
 } as const;
 
 type ScriptReply = Promise<unknown>;
@@ -42,7 +43,7 @@ export function createRedis(url: string, keyPrefix: string): AppRedis {
   redis.on('error', () => undefined);
   for (const [name, { file, keys }] of Object.entries(scripts)) {
     const lua = readFileSync(new URL(file, import.meta.url), 'utf8');
-    redis.defineCommand(name, { numberOfKeys: keys, lua });
+    redis.defineCommand(name, { numberOfKeys: keys ?? undefined, lua });
   }
   return redis as AppRedis;
 }

@@ -1,7 +1,10 @@
--- Invalidates one player's cached trust score: the score goes and the version moves on, so a score
--- being computed from the old evidence is not stored (store-score.lua compares the version).
--- KEYS[1] score key, KEYS[2] version key (one hash slot); ARGV[1] the version's TTL in seconds.
-redis.call('DEL', KEYS[1])
-redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[1])
-return 1
+-- Invalidates the cached trust scores of players whose keys share one hash slot (a bucket): each
+-- score goes and its version moves on, so a score being computed from the old evidence is not
+-- stored (store-score.lua compares the version).
+-- KEYS: score key, version key, of each player in turn; ARGV[1] the versions' TTL in seconds.
+for i = 1, #KEYS, 2 do
+  redis.call('DEL', KEYS[i])
+  redis.call('INCR', KEYS[i + 1])
+  redis.call('EXPIRE', KEYS[i + 1], ARGV[1])
+end
+return #KEYS / 2

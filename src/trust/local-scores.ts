@@ -4,17 +4,18 @@
 import { LRUCache } from 'lru-cache';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 
+const maxTracked = 100_000;
+
 export class LocalScores {
   readonly #scores: LRUCache<string, ScoreEntry>;
-  /** The invalidation each player was last dropped by, counted in this process. */
-  readonly #dropped: LRUCache<string, number>;
+  /** The invalidation each player was last dropped by, counted in this process (a plain Map: ingestion drops a thousand players a batch). */
+  #dropped = new Map<string, number>();
   #drops = 0;
-  /** The newest drop forgotten by #dropped: a player not found there may have been dropped as late. */
+  /** The newest drop #dropped no longer holds: a player not found there may have been dropped as late. */
   #forgotten = 0;
 
   constructor(ttlMs: number) {
     this.#scores = new LRUCache({ max: 50_000, ttl: ttlMs });
-    this.#dropped = new LRUCache({ max: 100_000, dispose: (drop) => (this.#forgotten = Math.max(this.#forgotten, drop)) });
   }
 
   /** Taken before a Redis read: what that read returns may be remembered only if no drop came since. */
@@ -37,6 +38,10 @@ export class LocalScores {
   }
 
   drop(platformIds: Iterable<string>): void {
+    if (this.#dropped.size > maxTracked) {
+      this.#dropped = new Map();
+      this.#forgotten = this.#drops;
+    }
     const drop = ++this.#drops;
     for (const id of platformIds) {
       this.#scores.delete(id);

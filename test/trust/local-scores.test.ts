@@ -25,8 +25,11 @@ test('a player whose drop was forgotten (more drops than are tracked) is treated
   const mark = local.mark;
   local.drop(['a']);
   local.drop(Array.from({ length: 100_001 }, (_, i) => `filler-${i}`));
+  local.drop(['b']); // past the bound: what was tracked is forgotten
   local.remember('a', entry('old'), mark);
-  t.is(local.get('a', 0), undefined);
+  t.is(local.get('a', 0), undefined, 'its drop is forgotten, but a read from before it is still refused');
+  local.remember('a', entry('new'), local.mark);
+  t.is(local.get('a', 0)?.body.toString(), 'new', 'a read begun after the last drop is kept');
 });
 
 test('a score is answered until the service clock reaches its stale time, not after', (t) => {

@@ -10,6 +10,7 @@ import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
 import { linkChatUser } from '../../src/trust/player.repo.ts';
 import { invalidateTrustScores } from '../../src/trust/lookup.ts';
+import { cachedScore, scoreVersion, storeScore } from '../../src/trust/score.store.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
@@ -141,6 +142,19 @@ test('a score cached by another web process is dropped there as soon as its evid
     if (seen === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   t.is(seen, 1, 'the approval reached the other process through the invalidation broadcast');
+});
+
+test('invalidating a batch of players drops every one of their cached scores, whatever bucket their keys are in', async (t) => {
+  const env = await envFor(t);
+  const ids = Array.from({ length: 200 }, (_, i) => player(1000 + i).platformId);
+  const score = { proof: '', body: Buffer.from('{}') };
+  for (const id of ids) t.true(await storeScore(env.deps.redis, id, await scoreVersion(env.deps.redis, id), score, t0, 60_000));
+  const versions = await Promise.all(ids.map((id) => scoreVersion(env.deps.redis, id)));
+  await invalidateTrustScores(env.deps, [...ids, ...ids.slice(0, 10)]);
+  for (const [i, id] of ids.entries()) {
+    t.is(await cachedScore(env.deps.redis, id, t0), undefined, id);
+    t.not(await scoreVersion(env.deps.redis, id), versions[i], `${id}: a score computed before the drop cannot be stored`);
+  }
 });
 
 test('an approved entry past its expiry weighs less, without waiting for a sweep', async (t) => {

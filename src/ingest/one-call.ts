@@ -1,0 +1,73 @@
+// The common batch (Steam64 players only, new event ids, at most one status to apply) applied in
+// one database call instead of a transaction of about ten statements: on this kind of machine each
+// round trip costs more than the work it carries (system calls on both sides). The totals are
+// computed here from the present players' rows read beforehand without the server's lock; the
+// call takes the lock, checks those rows are unchanged, and applies everything, or changes
+// nothing and the caller takes the transactional path (src/ingest/ingest.ts).
+import type { Deps } from '../deps.ts';
+import { aliasIdsOf, mergeCandidates, settleMerges } from '../identities/resolve.ts';
+import { addedColumns, loadTotalsAsRead, savedColumns, toTotals } from '../stats/stats.repo.ts';
+import { sampleColumns } from '../servers/metrics.repo.ts';
+import { batchChanges, presentPlayers } from '../stats/totals.ts';
+import type { PlayerTotals } from '../stats/totals.ts';
+import type { IngestEvent } from './events.ts';
+import { applyBatchInOneCall, killColumns, killPlacer } from './ingest.repo.ts';
+import type { OneCallBatch } from './ingest.repo.ts';
+import type { CommittedBatch } from './ingest.ts';
+import { samplesOf, statusesToApply } from './statuses.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The batch's events as they would be accepted if every id is new: first occurrences, in time order. */
+function firstOccurrences(events: IngestEvent[]): IngestEvent[] {
+  const seen = new Set<string>();
+  return events.filter((e) => !seen.has(e.id) && seen.add(e.id)).sort((a, b) => a.tsMs - b.tsMs || a.index - b.index);
+}
+
+/** Applies the batch in one call; undefined when it is not a common batch or the call asks for the transactional path. */
+export async function commitInOneCall(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<CommittedBatch | undefined> {
+  const accepted = firstOccurrences(events);
+  const statuses = statusesToApply(accepted);
+  if (aliasIdsOf(events).length > 0 || statuses.length > 1) return undefined;
+  const present = presentPlayers(accepted);
+  const read = await loadTotalsAsRead(deps.db, serverId, [...present]);
+  const stored = new Map([...read].map(([id, { totals }]) => [id, totals]));
+  const { absolute, deltas } = batchChanges(stored, accepted, present);
+  const candidates = mergeCandidates(accepted, deps.caches.mergeChecked);
+  const batch = oneCallBatch(accepted, arrivalMs, { present, read, absolute, deltas, candidates });
+  const applied = await applyBatchInOneCall(deps.db, serverId, batch);
+  if (!applied) return undefined;
+  const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
+  return {
+    result: { accepted: accepted.length, duplicates: events.length - accepted.length, started: accepted.some((e) => e.type === 'server.started') },
+    merges: settleMerges(candidates, new Set(applied.orphans), deps.caches.mergeChecked),
+    change: { version: applied.server.version, totals, statusJson: JSON.stringify(applied.server) },
+  };
+}
+
+interface Computed {
+  present: Set<string>;
+  read: Map<string, { tag: string }>;
+  absolute: Map<string, PlayerTotals>;
+  deltas: Map<string, PlayerTotals>;
+  candidates: Map<string, string>;
+}
+
+function oneCallBatch(accepted: IngestEvent[], arrivalMs: number, c: Computed): OneCallBatch {
+  const place = killPlacer();
+  const kills = accepted.filter((e) => e.type === 'kill');
+  const status = statusesToApply(accepted)[0];
+  const present = [...c.present];
+  return {
+    receivedAt: iso(arrivalMs),
+    eventIds: accepted.map((e) => e.id),
+    kills: killColumns(kills, kills.map((k) => place(k.tsMs * 1000))),
+    expected: { ids: present, tags: present.map((id) => c.read.get(id)?.tag ?? null) },
+    save: savedColumns(c.absolute),
+    add: addedColumns(c.deltas),
+    samples: sampleColumns(samplesOf(accepted)),
+    newestAt: iso(accepted.at(-1)!.tsMs),
+    status: status ? { at: iso(status.tsMs), online: status.online, map: status.map, gameVersion: status.gameVersion, players: status.players, fps: status.fps, uptimeSeconds: status.uptimeSeconds } : null,
+    dayzIds: [...c.candidates.keys()],
+  };
+}

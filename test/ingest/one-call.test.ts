@@ -1,0 +1,101 @@
+// The one-call path stores exactly what the transactional path stores, batch after batch (retried
+// ids, kills sharing a millisecond, presence in and out of order, statuses, aliases), and a call
+// whose read rows changed meanwhile changes nothing and asks for the transactional path.
+import test from 'ava';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { parseBatch } from '../../src/ingest/events.ts';
+import { commitInTransaction, steam64PlayersOf } from '../../src/ingest/ingest.ts';
+import { applyBatchInOneCall, killColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
+import { sampleColumns } from '../../src/servers/metrics.repo.ts';
+import { commitInOneCall } from '../../src/ingest/one-call.ts';
+import { addedColumns, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
+import { t0, testEnv } from '../helpers/env.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { player, tenant } from '../helpers/seed.ts';
+
+let env: TestEnv;
+test.before(async () => {
+  env = await testEnv();
+});
+test.after.always(async () => {
+  await env?.close();
+});
+
+const ids = Array.from({ length: 12 }, () => randomUUID());
+const who = fc.constantFrom(1, 2, 3, 4);
+// The same few ids across batches: a retried event is a duplicate.
+const eventId = fc.oneof(fc.constantFrom(...ids), fc.uuid());
+const at = fc.integer({ min: -240, max: 0 }).map((s) => t0 - 60_000 + s * 1000);
+const event = fc.oneof(
+  fc.record({ id: eventId, type: fc.constantFrom('player.connect', 'player.heartbeat', 'player.disconnect'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n) })),
+  fc.record({ id: eventId, type: fc.constant('kill'), ts: fc.constantFrom(t0 - 90_000, t0 - 80_000), k: who, v: who, isHeadshot: fc.boolean() })
+    .map(({ k, v, ...e }) => ({ ...e, killer: player(k), victim: player(v), weapon: 'AKM', distance: 120.5 })),
+  fc.record({ id: eventId, type: fc.constant('shots'), ts: at, n: who, fired: fc.integer({ min: 1, max: 20 }) }).map(({ n, ...e }) => ({ ...e, platformId: player(n).platformId, hits: 1 })),
+  fc.record({ id: eventId, type: fc.constant('server.status'), ts: at, online: fc.boolean(), players: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }), map: fc.option(fc.constantFrom('chernarusplus', 'enoch'), { nil: undefined }) }),
+  fc.record({ id: eventId, type: fc.constant('death'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n), cause: 'infected' })),
+  // A DayZ-ID-like alias sends its batch down the transactional path.
+  fc.record({ id: eventId, type: fc.constant('player.connect'), ts: at }).map((e) => ({ ...e, platformId: 'aGVsbG8td29ybGQtZGF5ei1pZC1mb3ItdGVzdHMxMjM=', name: 'alias' })),
+);
+
+async function stateOf(serverId: string) {
+  const q = async (sql: string) => (await env.deps.db.query(sql, [serverId])).rows;
+  return {
+    players: await q(`SELECT platform_id, name, kills, deaths, headshots, kill_distance_sum, play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at
+                      FROM server_players WHERE server_id = $1 ORDER BY platform_id`),
+    kills: await q('SELECT ts, killer_platform_id, victim_platform_id, is_headshot FROM kills WHERE server_id = $1 ORDER BY ts'),
+    status: await q('SELECT online, map, players, fps, status_at, metrics_at, last_seen_at, derived_version FROM servers WHERE id = $1'),
+    samples: await q('SELECT at, online, players FROM server_metrics WHERE server_id = $1 ORDER BY at'),
+    claimed: await q('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1'),
+  };
+}
+
+test('property: batch after batch, the one-call path leaves the stores as the transactional path does', async (t) => {
+  const paths = { oneCall: 0, transaction: 0 };
+  await fc.assert(fc.asyncProperty(fc.array(fc.array(event, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 5 }), async (batches) => {
+    const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
+    for (const [i, batch] of batches.entries()) {
+      const arrivalMs = t0 + i;
+      const body = { events: batch };
+      const viaOneCall = parseBatch(structuredClone(body), arrivalMs).events;
+      if (viaOneCall.length === 0) throw new Error('every generated event is valid');
+      const steam64s = steam64PlayersOf(viaOneCall);
+      await upsertPlayers(env.deps.db, steam64s);
+      const done = await commitInOneCall(env.deps, a.serverId, viaOneCall, arrivalMs);
+      paths[done ? 'oneCall' : 'transaction'] += 1;
+      const first = done ?? (await commitInTransaction(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s));
+      const viaTransaction = parseBatch(structuredClone(body), arrivalMs).events;
+      const second = await commitInTransaction(env.deps, b.serverId, viaTransaction, arrivalMs, steam64PlayersOf(viaTransaction));
+      t.deepEqual(first.result, second.result);
+      t.deepEqual([...(first.change?.totals ?? [])].sort(), [...(second.change?.totals ?? [])].sort());
+    }
+    t.deepEqual(await stateOf(a.serverId), await stateOf(b.serverId));
+  }), { numRuns: 25 });
+  t.true(paths.oneCall > 10, `batches applied in one call: ${paths.oneCall}`);
+  t.true(paths.transaction > 10, `batches that needed the transaction: ${paths.transaction}`);
+});
+
+test('a call whose read rows changed meanwhile, or with an id seen before, changes nothing and asks for the transaction', async (t) => {
+  const a = await tenant(env.deps);
+  const newestAt = new Date(t0).toISOString();
+  const call = (tag: string | null, eventIds: string[]) => applyBatchInOneCall(env.deps.db, a.serverId, {
+    receivedAt: newestAt, eventIds, kills: killColumns([], []), expected: { ids: [player(1).platformId], tags: [tag] },
+    save: savedColumns(new Map()), add: addedColumns(new Map()), samples: sampleColumns([]), newestAt, status: null, dayzIds: [],
+  });
+  const version = async () => (await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [a.serverId])).rows[0].v as number;
+  const claimed = async (id: string) => (await env.deps.db.query('SELECT 1 FROM ingest_events WHERE server_id = $1 AND event_id = $2', [a.serverId, id])).rowCount;
+  const first = randomUUID();
+  t.truthy(await call(null, [first]), 'the player has no row, as read');
+  t.is(await version(), 1);
+  // Another batch stored the player meanwhile.
+  await env.deps.db.query('INSERT INTO server_players (server_id, platform_id, kills) VALUES ($1, $2, 1)', [a.serverId, player(1).platformId]);
+  const late = randomUUID();
+  t.is(await call(null, [late]), undefined, 'the row exists now');
+  t.is(await claimed(late), 0, 'the id was not claimed');
+  t.is(await version(), 1, 'the server was not touched');
+  const tag = (await loadTotalsAsRead(env.deps.db, a.serverId, [player(1).platformId])).get(player(1).platformId)!.tag;
+  t.is(await call(tag, [first]), undefined, 'an id seen before');
+  t.is(await version(), 1);
+  t.truthy(await call(tag, [randomUUID()]), 'the row as read, a new id');
+  t.is(await version(), 2);
+});
