@@ -108,7 +108,8 @@ export async function insertKills(db: Queryable, serverId: string, kills: KillEv
 
 export type SeenPlayers = Map<string, { name: string; firstMs: number; lastMs: number }>;
 
-const playerColumns = (seen: SeenPlayers) => {
+/** Players as the columns of the players table, in platform-id order (so two writers never deadlock). */
+export const playerColumns = (seen: SeenPlayers): unknown[] => {
   const ids = [...seen.keys()].sort();
   const at = (ms: number) => new Date(ms).toISOString();
   const steam = ids.map((id) => isSteam64(id));
@@ -127,6 +128,10 @@ const slackMs = 10 * 60_000;
 const coveredBy = (stored: StoredPlayer | undefined, s: StoredPlayer) =>
   stored !== undefined && stored.name === s.name && stored.firstMs <= s.firstMs && stored.lastMs >= s.lastMs - slackMs;
 
+/** The players whose rows may not say as much yet, by what `known` remembers. */
+export const playersToStore = (seen: SeenPlayers, known: StoredPlayers): SeenPlayers =>
+  new Map([...seen].filter(([id, s]) => !coveredBy(known.get(id), s)));
+
 /**
  * Network-wide identities: name and first/last seen of players, a Steam64 with its DayZ ID and
  * BattlEye GUID beside it. Rows are written in platform-id order, so two writers never deadlock.
@@ -137,7 +142,7 @@ const coveredBy = (stored: StoredPlayer | undefined, s: StoredPlayer) =>
  * one thing it can miss, for the cache's lifetime).
  */
 export async function upsertPlayers(db: Queryable, seen: SeenPlayers, known?: StoredPlayers): Promise<void> {
-  const wanted = known ? new Map([...seen].filter(([id, s]) => !coveredBy(known.get(id), s))) : seen;
+  const wanted = known ? playersToStore(seen, known) : seen;
   if (wanted.size === 0) return;
   const stale = `excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
              OR excluded.last_seen_at > p.last_seen_at + interval '10 minutes'`;
@@ -222,29 +227,32 @@ export interface OneCallBatch {
   newestAt: string;
   status: Record<string, unknown> | null;
   dayzIds: string[];
+  /** playerColumns of the players to store. */
+  players: unknown[];
 }
 
 /** The errors by which the function says the batch needs the transactional path (and changed nothing). */
 const needsTransaction = new Set(['IB001', 'IB002', 'IB003']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
   serverId, b.receivedAt, b.eventIds, ...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples,
-  b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds,
+  b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds, ...b.players,
 ];
 
 /**
  * Applies a batch in one call; undefined when it needs the transactional path: a present
  * player's row changed since it was read, an event id was seen before, or a kill's timestamp is taken.
  */
-export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch): Promise<{ added: TotalsRow[]; orphans: string[]; server: ServerRecord } | undefined> {
+export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch, known: StoredPlayers): Promise<{ added: TotalsRow[]; orphans: string[]; server: ServerRecord } | undefined> {
   const values = oneCallValues(serverId, batch);
   try {
-    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[] }>({
+    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[]; storedPlayers: ({ id: string } & StoredPlayer)[] }>({
       name: 'ingest-apply-batch',
-      text: `SELECT f.out_added AS added, f.out_orphans AS orphans, ${serverRecordColumns}
+      text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", ${serverRecordColumns}
              FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
       values,
     });
-    const { added, orphans, ...server } = rows[0]!;
+    const { added, orphans, storedPlayers, ...server } = rows[0]!;
+    for (const { id, name, firstMs, lastMs } of storedPlayers) known.set(id, { name, firstMs, lastMs });
     return { added, orphans, server };
   } catch (err) {
     if (needsTransaction.has((err as { code?: string }).code ?? '')) return undefined;

@@ -76,9 +76,12 @@ async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], 
   // Steam64 players are stored before the batch's transaction, in a statement of their own: their
   // rows are then never held for a whole batch, which made concurrent batches naming the same
   // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
+  // (A common batch stores them in its one call, before the server's lock as here.)
   const steam64s = steam64PlayersOf(events);
+  const inOneCall = await commitInOneCall(deps, serverId, events, arrivalMs, steam64s);
+  if (inOneCall) return inOneCall;
   await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
-  return (await commitInOneCall(deps, serverId, events, arrivalMs)) ?? commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+  return commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
 }
 
 /** Any batch, in one transaction: claims its ids, resolves aliases, applies what is new. */

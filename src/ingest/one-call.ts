@@ -11,8 +11,8 @@ import { sampleColumns } from '../servers/metrics.repo.ts';
 import { batchChanges, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import type { IngestEvent } from './events.ts';
-import { applyBatchInOneCall, killColumns, killPlacer } from './ingest.repo.ts';
-import type { OneCallBatch } from './ingest.repo.ts';
+import { applyBatchInOneCall, killColumns, killPlacer, playerColumns, playersToStore } from './ingest.repo.ts';
+import type { OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import type { CommittedBatch } from './ingest.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
 
@@ -25,7 +25,7 @@ function firstOccurrences(events: IngestEvent[]): IngestEvent[] {
 }
 
 /** Applies the batch in one call; undefined when it is not a common batch or the call asks for the transactional path. */
-export async function commitInOneCall(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<CommittedBatch | undefined> {
+export async function commitInOneCall(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, steam64s: SeenPlayers): Promise<CommittedBatch | undefined> {
   const accepted = firstOccurrences(events);
   const statuses = statusesToApply(accepted);
   if (aliasIdsOf(events).length > 0 || statuses.length > 1) return undefined;
@@ -34,8 +34,9 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
   const stored = new Map([...read].map(([id, { totals }]) => [id, totals]));
   const { absolute, deltas } = batchChanges(stored, accepted, present);
   const candidates = mergeCandidates(accepted, deps.caches.mergeChecked);
-  const batch = oneCallBatch(accepted, arrivalMs, { present, read, absolute, deltas, candidates });
-  const applied = await applyBatchInOneCall(deps.db, serverId, batch);
+  const players = playersToStore(steam64s, deps.caches.playersStored);
+  const batch = oneCallBatch(accepted, arrivalMs, { present, read, absolute, deltas, candidates, players });
+  const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
   if (!applied) return undefined;
   const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
   return {
@@ -51,6 +52,7 @@ interface Computed {
   absolute: Map<string, PlayerTotals>;
   deltas: Map<string, PlayerTotals>;
   candidates: Map<string, string>;
+  players: SeenPlayers;
 }
 
 function oneCallBatch(accepted: IngestEvent[], arrivalMs: number, c: Computed): OneCallBatch {
@@ -69,5 +71,6 @@ function oneCallBatch(accepted: IngestEvent[], arrivalMs: number, c: Computed): 
     newestAt: iso(accepted.at(-1)!.tsMs),
     status: status ? { at: iso(status.tsMs), online: status.online, map: status.map, gameVersion: status.gameVersion, players: status.players, fps: status.fps, uptimeSeconds: status.uptimeSeconds } : null,
     dayzIds: [...c.candidates.keys()],
+    players: playerColumns(c.players),
   };
 }

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { parseBatch } from '../../src/ingest/events.ts';
 import { commitInTransaction, steam64PlayersOf } from '../../src/ingest/ingest.ts';
-import { applyBatchInOneCall, killColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
+import { applyBatchInOneCall, killColumns, playerColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
 import { commitInOneCall } from '../../src/ingest/one-call.ts';
 import { addedColumns, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
@@ -60,9 +60,9 @@ test('property: batch after batch, the one-call path leaves the stores as the tr
       const viaOneCall = parseBatch(structuredClone(body), arrivalMs).events;
       if (viaOneCall.length === 0) throw new Error('every generated event is valid');
       const steam64s = steam64PlayersOf(viaOneCall);
-      await upsertPlayers(env.deps.db, steam64s);
-      const done = await commitInOneCall(env.deps, a.serverId, viaOneCall, arrivalMs);
+      const done = await commitInOneCall(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s);
       paths[done ? 'oneCall' : 'transaction'] += 1;
+      if (!done) await upsertPlayers(env.deps.db, steam64s);
       const first = done ?? (await commitInTransaction(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s));
       const viaTransaction = parseBatch(structuredClone(body), arrivalMs).events;
       const second = await commitInTransaction(env.deps, b.serverId, viaTransaction, arrivalMs, steam64PlayersOf(viaTransaction));
@@ -81,7 +81,8 @@ test('a call whose read rows changed meanwhile, or with an id seen before, chang
   const call = (tag: string | null, eventIds: string[]) => applyBatchInOneCall(env.deps.db, a.serverId, {
     receivedAt: newestAt, eventIds, kills: killColumns([], []), expected: { ids: [player(1).platformId], tags: [tag] },
     save: savedColumns(new Map()), add: addedColumns(new Map()), samples: sampleColumns([]), newestAt, status: null, dayzIds: [],
-  });
+    players: playerColumns(new Map()),
+  }, env.deps.caches.playersStored);
   const version = async () => (await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [a.serverId])).rows[0].v as number;
   const claimed = async (id: string) => (await env.deps.db.query('SELECT 1 FROM ingest_events WHERE server_id = $1 AND event_id = $2', [a.serverId, id])).rowCount;
   const first = randomUUID();
