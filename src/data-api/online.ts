@@ -13,7 +13,7 @@ const pageTtlMs = 60_000;
 
 /**
  * Stored as "<valid until ms>|<json>"; kept in process with the JSON as bytes, as a page of 200
- * players is about 20 kB that each answer would otherwise encode again.
+ * players is about 11 kB that each answer would otherwise encode again.
  */
 const parse = (stored: string) => {
   const bar = stored.indexOf('|');

@@ -35,7 +35,7 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
   const { absolute, deltas } = batchChanges(stored, accepted, present);
   const candidates = mergeCandidates(accepted, deps.caches.mergeChecked);
   const players = playersToStore(steam64s, deps.caches.playersStored);
-  const batch = oneCallBatch(accepted, arrivalMs, { present, read, absolute, deltas, candidates, players });
+  const batch = oneCallBatch(accepted, arrivalMs, { status: statuses[0], present, read, absolute, deltas, candidates, players });
   const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
   if (!applied) return undefined;
   const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
@@ -47,6 +47,7 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
 }
 
 interface Computed {
+  status: Extract<IngestEvent, { type: 'server.status' }> | undefined;
   present: Set<string>;
   read: Map<string, { tag: string }>;
   absolute: Map<string, PlayerTotals>;
@@ -58,7 +59,7 @@ interface Computed {
 function oneCallBatch(accepted: IngestEvent[], arrivalMs: number, c: Computed): OneCallBatch {
   const place = killPlacer();
   const kills = accepted.filter((e) => e.type === 'kill');
-  const status = statusesToApply(accepted)[0];
+  const status = c.status;
   const present = [...c.present];
   return {
     receivedAt: iso(arrivalMs),
