@@ -33,10 +33,12 @@ export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string {
 /**
  * Parsing an address costs a few microseconds, paid on every request of a limited route; the
  * same clients come back on their connections, so the results of the last ones are remembered.
+ * Only texts as long as an address can be are kept (an X-Forwarded-For hop can be any text).
  */
 const remembered = <T extends string>(work: (address: string) => T) => {
   const cache = new LRUCache<string, T>({ max: 10_000 });
   return (address: string): T => {
+    if (address.length > 64) return work(address);
     let value = cache.get(address);
     if (value === undefined) cache.set(address, (value = work(address)));
     return value;

@@ -1,7 +1,8 @@
 // In-process caches that every web process keeps (resolved API keys, a server's owner, token
-// hash and reads, players' trust scores) are dropped in all processes at once when their record changes: the change drops
-// the entry here and publishes it on one Redis channel that every process follows. A process that
-// misses a message (its subscriber was reconnecting) still drops the entry within AUTH_CACHE_MS.
+// hash and reads, players' trust scores) are dropped in all processes at once when their record
+// changes: the change drops the entry here and publishes it on one Redis channel that every
+// process follows. A process that misses a message (its subscriber was reconnecting) still drops
+// the entry within AUTH_CACHE_MS.
 import type { Deps } from '../deps.ts';
 
 export type CacheEntry = { cache: 'apiKey'; key: string } | { cache: 'server'; key: string } | { cache: 'trustScores'; keys: string[] };

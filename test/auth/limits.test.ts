@@ -321,3 +321,13 @@ test('rateLimitIdentity: IPv4 per address, IPv6 per /64', (t) => {
   t.not(rateLimitIdentity('2001:db8:0:1::1'), rateLimitIdentity('2001:db8:0:2::1'));
   t.is(rateLimitIdentity(''), 'unknown');
 });
+
+test('rateLimitIdentity and clientAddress answer the same for an address asked again (they remember), for any text', (t) => {
+  const trust = proxyTrust([]);
+  const anyAddress = fc.oneof(fc.ipV4(), fc.ipV6(), fc.string(), fc.string({ minLength: 60, maxLength: 300 }));
+  fc.assert(fc.property(anyAddress, (address) => {
+    const first = [rateLimitIdentity(address), clientAddress(fakeRequest(address, ''), trust)];
+    return first[0] === rateLimitIdentity(address) && first[1] === clientAddress(fakeRequest(address, ''), trust) && first[1]!.length <= 64;
+  }));
+  t.is(rateLimitIdentity('::ffff:203.0.113.9'), '203.0.113.9');
+});
