@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 
 const maxTracked = 100_000;
+const maxBytes = 32 * 1024 * 1024;
 
 export class LocalScores {
   readonly #scores: LRUCache<string, ScoreEntry>;
@@ -15,7 +16,8 @@ export class LocalScores {
   #forgotten = 0;
 
   constructor(ttlMs: number) {
-    this.#scores = new LRUCache({ max: 50_000, ttl: ttlMs });
+    // Bounded by bytes: a signed score is about 2.4 kB, so 50,000 of them would hold 120 MB.
+    this.#scores = new LRUCache({ max: 50_000, maxSize: maxBytes, sizeCalculation: (e) => e.score.body.length + e.score.proof.length + 64, ttl: ttlMs });
   }
 
   /** Taken before a Redis read: what that read returns may be remembered only if no drop came since. */
