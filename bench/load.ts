@@ -6,6 +6,7 @@ import process from 'node:process';
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
 import { platformId } from './fixture.ts';
+import { post } from './post.ts';
 
 export interface LoadOptions {
   url: string;
@@ -121,10 +122,9 @@ export async function ingestLoad(o: IngestOptions): Promise<IngestOutcome> {
       const sent = performance.now();
       let result: { accepted: number; duplicates: number; rejected: unknown[] } | undefined;
       try {
-        const res = await fetch(o.url, { method: 'POST', headers, body });
-        const text = await res.text();
-        if (res.status === 200) result = JSON.parse(text) as typeof result;
-        else firstFailure ??= `${res.status} ${text.slice(0, 200)}`;
+        const res = await post(o.url, headers, body);
+        if (res.status === 200) result = JSON.parse(res.text) as typeof result;
+        else firstFailure ??= `${res.status} ${res.text.slice(0, 200)}`;
       } catch (err) {
         firstFailure ??= String(err);
       }

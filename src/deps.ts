@@ -12,6 +12,8 @@ import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
 import type { StoredPlayers } from './ingest/ingest.repo.ts';
+import { createPresentTotals } from './ingest/present-totals.ts';
+import type { PresentTotals } from './ingest/present-totals.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
@@ -41,6 +43,8 @@ export interface Deps {
     playersStored: StoredPlayers;
     /** Players' rendered trust scores read from Redis (AUTH_CACHE_MS). */
     trustScores: LocalScores;
+    /** The present players' rows this process's last one-call batch of their server wrote. */
+    presentTotals: PresentTotals;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -62,6 +66,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
       playersStored: new LRUCache({ max: 200_000, ttl: 60_000 }),
       trustScores: new LocalScores(config.authCacheMs),
+      presentTotals: createPresentTotals(),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { registerServer } from '../../src/servers/server.ts';
 import { loadAccount, platformId } from '../fixture.ts';
+import { post } from '../post.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
 
@@ -57,13 +58,12 @@ export const backfillScenario: Scenario = {
         const sent = performance.now();
         // A 429 of the ingest gate is retried after its Retry-After, as the agent does.
         for (;;) {
-          const res = await fetch(url, { method: 'POST', headers, body });
-          const text = await res.text();
+          const res = await post(url, headers, body);
           if (res.status === 429) {
-            await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+            await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers['retry-after'] ?? 1)));
             continue;
           }
-          if (res.status === 200) accepted += (JSON.parse(text) as { accepted: number }).accepted;
+          if (res.status === 200) accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
           else failed += 1;
           break;
         }

@@ -12,6 +12,7 @@ import { listServerRecords } from '../../src/servers/server.repo.ts';
 import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
 import { ids, loadAccount, platformId } from '../fixture.ts';
 import { measure } from '../load.ts';
+import { post } from '../post.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
 
@@ -92,14 +93,11 @@ export const fleetScenario: Scenario = {
       offered += events.length;
       sent += 1;
       const at = performance.now();
-      inFlight.push(fetch(`${ctx.service.url}/api/servers/${s.id}/events`, {
-        method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }),
-      }).then(async (res) => {
-        const body = await res.text();
+      inFlight.push(post(`${ctx.service.url}/api/servers/${s.id}/events`, { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, JSON.stringify({ events })).then((res) => {
         const ms = performance.now() - at;
         latencies.push(ms);
         if (ms > periodMs) late += 1; // answered after the server's next batch was due: a backlog
-        if (res.status === 200) accepted += (JSON.parse(body) as { accepted: number }).accepted;
+        if (res.status === 200) accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
         else failed += 1;
       }, () => void (failed += 1)));
     };

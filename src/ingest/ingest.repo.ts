@@ -242,18 +242,26 @@ const oneCallValues = (serverId: string, b: OneCallBatch) => [
  * Applies a batch in one call; undefined when it needs the transactional path: a present
  * player's row changed since it was read, an event id was seen before, or a kill's timestamp is taken.
  */
-export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch, known: StoredPlayers): Promise<{ added: TotalsRow[]; orphans: string[]; server: ServerRecord } | undefined> {
+/** What one call applied: `tag` is the xmin of every server_players row it wrote (its transaction's id). */
+export interface AppliedBatch {
+  added: TotalsRow[];
+  orphans: string[];
+  server: ServerRecord;
+  tag: string;
+}
+
+export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch, known: StoredPlayers): Promise<AppliedBatch | undefined> {
   const values = oneCallValues(serverId, batch);
   try {
-    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[]; storedPlayers: ({ id: string } & StoredPlayer)[] }>({
+    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[]; storedPlayers: ({ id: string } & StoredPlayer)[]; tag: string }>({
       name: 'ingest-apply-batch',
-      text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", ${serverRecordColumns}
-             FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+      text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", pg_current_xact_id()::xid::text AS tag,
+             ${serverRecordColumns} FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
       values,
     });
-    const { added, orphans, storedPlayers, ...server } = rows[0]!;
+    const { added, orphans, storedPlayers, tag, ...server } = rows[0]!;
     for (const { id, name, firstMs, lastMs } of storedPlayers) known.set(id, { name, firstMs, lastMs });
-    return { added, orphans, server };
+    return { added, orphans, server, tag };
   } catch (err) {
     if (needsTransaction.has((err as { code?: string }).code ?? '')) return undefined;
     throw err;

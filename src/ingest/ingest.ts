@@ -22,6 +22,7 @@ import { requestServerSync } from '../game-files/sync-requests.ts';
 import { invalidateTrustScores } from '../trust/lookup.ts';
 import { insertMetricsSamples } from '../servers/metrics.repo.ts';
 import { commitInOneCall } from './one-call.ts';
+import { forgetPresentTotals } from './present-totals.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
 
 export interface IngestResult {
@@ -81,7 +82,10 @@ async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], 
   const inOneCall = await commitInOneCall(deps, serverId, events, arrivalMs, steam64s);
   if (inOneCall) return inOneCall;
   await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
-  return commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+  const committed = await commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+  // Rows it wrote that the one-call path holds in memory: read again by the server's next batch.
+  if (committed.change) forgetPresentTotals(deps, serverId, committed.change.totals.keys());
+  return committed;
 }
 
 /** Any batch, in one transaction: claims its ids, resolves aliases, applies what is new. */

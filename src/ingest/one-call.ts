@@ -1,12 +1,13 @@
 // The common batch (Steam64 players only, new event ids, at most one status to apply) applied in
 // one database call instead of a transaction of about ten statements: on this kind of machine each
 // round trip costs more than the work it carries (system calls on both sides). The totals are
-// computed here from the present players' rows read beforehand without the server's lock; the
-// call takes the lock, checks those rows are unchanged, and applies everything, or changes
-// nothing and the caller takes the transactional path (src/ingest/ingest.ts).
+// computed here from the present players' rows read beforehand without the server's lock (or kept
+// from this process's last call, src/ingest/present-totals.ts); the call takes the lock, checks
+// those rows are unchanged, and applies everything, or changes nothing and the caller takes the
+// transactional path (src/ingest/ingest.ts).
 import type { Deps } from '../deps.ts';
 import { aliasIdsOf, mergeCandidates, settleMerges } from '../identities/resolve.ts';
-import { addedColumns, loadTotalsAsRead, savedColumns, toTotals } from '../stats/stats.repo.ts';
+import { addedColumns, savedColumns, toTotals } from '../stats/stats.repo.ts';
 import { sampleColumns } from '../servers/metrics.repo.ts';
 import { batchChanges, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
@@ -14,6 +15,7 @@ import type { IngestEvent } from './events.ts';
 import { applyBatchInOneCall, killColumns, killPlacer, playerColumns, playersToStore } from './ingest.repo.ts';
 import type { OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import type { CommittedBatch } from './ingest.ts';
+import { forgetPresentTotals, presentTotalsAsRead, rememberPresentTotals } from './present-totals.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -30,20 +32,29 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
   const statuses = statusesToApply(accepted);
   if (aliasIdsOf(events).length > 0 || statuses.length > 1) return undefined;
   const present = presentPlayers(accepted);
-  const read = await loadTotalsAsRead(deps.db, serverId, [...present]);
-  const stored = new Map([...read].map(([id, { totals }]) => [id, totals]));
-  const { absolute, deltas } = batchChanges(stored, accepted, present);
   const candidates = mergeCandidates(accepted, deps.caches.mergeChecked);
   const players = playersToStore(steam64s, deps.caches.playersStored);
-  const batch = oneCallBatch(accepted, arrivalMs, { status: statuses[0], present, read, absolute, deltas, candidates, players });
-  const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
-  if (!applied) return undefined;
-  const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
-  return {
-    result: { accepted: accepted.length, duplicates: events.length - accepted.length, started: accepted.some((e) => e.type === 'server.started') },
-    merges: settleMerges(candidates, new Set(applied.orphans), deps.caches.mergeChecked),
-    change: { version: applied.server.version, totals, statusJson: JSON.stringify(applied.server) },
-  };
+  // Rows held in memory are stale when another process wrote them since: the call is refused, and
+  // made once more with them read (still one round trip fewer than the transactional path).
+  for (const fromMemory of [true, false]) {
+    const read = await presentTotalsAsRead(deps, serverId, present, fromMemory);
+    const stored = new Map([...read.rows].map(([id, { totals }]) => [id, totals]));
+    const { absolute, deltas } = batchChanges(stored, accepted, present);
+    const batch = oneCallBatch(accepted, arrivalMs, { status: statuses[0], present, read: read.rows, absolute, deltas, candidates, players });
+    const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
+    if (applied) {
+      rememberPresentTotals(deps, serverId, absolute, applied.added, applied.tag);
+      const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
+      return {
+        result: { accepted: accepted.length, duplicates: events.length - accepted.length, started: accepted.some((e) => e.type === 'server.started') },
+        merges: settleMerges(candidates, new Set(applied.orphans), deps.caches.mergeChecked),
+        change: { version: applied.server.version, totals, statusJson: JSON.stringify(applied.server) },
+      };
+    }
+    forgetPresentTotals(deps, serverId, present);
+    if (!read.fromMemory) break;
+  }
+  return undefined;
 }
 
 interface Computed {

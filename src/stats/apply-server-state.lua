@@ -7,19 +7,25 @@
 -- r (the token of the rebuild under way); the applied set holds versions above w that arrived early.
 -- A rebuild's writes carry its token and are refused once another rebuild took over or the state
 -- was lost meanwhile (a flush, a restart): a rebuild never marks a partial state complete.
+-- Each command is sent once for all players (a batch names up to a thousand): a call from Lua
+-- costs more than the work it carries. All removals precede all additions; a member names its
+-- player, so one player's removal never meets another's addition.
 -- KEYS: players, lb:points, lb:kd, lb:kills, online, status, pages, gen, meta, applied
--- ARGV[1]: JSON { version, mode = "batch" | "rebuild" | "rebuilt", token (rebuilds),
---                 players = [[platformId, member|"", totals json, points, kd, kills, online ms|-1]],
---                 status = json|"" }
--- ARGV[2]: ms before which online-window entries are stale and dropped
+-- ARGV[1]: version, ARGV[2]: mode = "batch" | "rebuild" | "rebuilt", ARGV[3]: token (rebuilds),
+-- ARGV[4]: status json or "", ARGV[5]: ms before which online-window entries are stale and dropped,
+-- ARGV[6]: a JSON array of 7 values a player: platformId, member or "", totals json, points, kd,
+-- kills, online ms or -1 (one flat array: it decodes faster than an array a player, and far faster
+-- than as many arguments, which cost the client as much again)
 -- Returns the new generation; -1 when the server's derived state is missing or being rebuilt (a
 -- batch is left to the rebuild, which reads PostgreSQL), or when a rebuild is no longer current.
-local p = cjson.decode(ARGV[1])
-local version = tonumber(p.version)
-local rebuilding = p.mode ~= 'batch'
+local version = tonumber(ARGV[1])
+local mode = ARGV[2]
+local rebuilding = mode ~= 'batch'
+local p = cjson.decode(ARGV[6])
+local width = 7
 
 local w = redis.call('HGET', KEYS[9], 'w')
-if rebuilding and redis.call('HGET', KEYS[9], 'r') ~= p.token then return -1 end
+if rebuilding and redis.call('HGET', KEYS[9], 'r') ~= ARGV[3] then return -1 end
 if not rebuilding then
   if redis.call('HEXISTS', KEYS[9], 'r') == 1 then return -1 end
   if w then
@@ -31,10 +37,28 @@ if not rebuilding then
   end
 end
 
-for _, e in ipairs(p.players) do
-  local platformId, member = e[1], e[2]
-  local old = redis.call('HGET', KEYS[1], platformId)
+-- Runs a variadic command over a list of arguments, in chunks (Lua's unpack is bounded).
+local function each(command, key, args, step)
+  local size = 1000 * step
+  for i = 1, #args, size do
+    redis.call(command, key, unpack(args, i, math.min(i + size - 1, #args)))
+  end
+end
+
+local ids = {}
+for i = 1, #p, width do ids[#ids + 1] = p[i] end
+local olds = {}
+for i = 1, #ids, 1000 do
+  local chunk = redis.call('HMGET', KEYS[1], unpack(ids, i, math.min(i + 999, #ids)))
+  for j = 1, #chunk do olds[i + j - 1] = chunk[j] end
+end
+
+local values, stale, points, kd, kills, online, offline = {}, {}, {}, {}, {}, {}, {}
+for n, platformId in ipairs(ids) do
+  local i = 1 + (n - 1) * width
+  local member = p[i + 1]
   local write = true
+  local old = olds[n]
   if old then
     local oldVersion, oldMember = string.match(old, '^(%d+)|([^|]*)|')
     -- A batch needs a newer version than stored; a rebuild's own pages never meet a newer one,
@@ -42,38 +66,49 @@ for _, e in ipairs(p.players) do
     if (not rebuilding and tonumber(oldVersion) >= version) or (rebuilding and tonumber(oldVersion) > version) then
       write = false
     elseif oldMember ~= '' and oldMember ~= member then
-      redis.call('ZREM', KEYS[2], oldMember)
-      redis.call('ZREM', KEYS[3], oldMember)
-      redis.call('ZREM', KEYS[4], oldMember)
+      stale[#stale + 1] = oldMember
     end
   end
   if write then
-    redis.call('HSET', KEYS[1], platformId, version .. '|' .. member .. '|' .. e[3])
+    values[#values + 1] = platformId
+    values[#values + 1] = version .. '|' .. member .. '|' .. p[i + 2]
     if member ~= '' then
-      redis.call('ZADD', KEYS[2], e[4], member)
-      redis.call('ZADD', KEYS[3], e[5], member)
-      redis.call('ZADD', KEYS[4], e[6], member)
+      points[#points + 1] = p[i + 3]; points[#points + 1] = member
+      kd[#kd + 1] = p[i + 4]; kd[#kd + 1] = member
+      kills[#kills + 1] = p[i + 5]; kills[#kills + 1] = member
     end
-    if e[7] >= 0 then redis.call('ZADD', KEYS[5], e[7], platformId) else redis.call('ZREM', KEYS[5], platformId) end
+    if p[i + 6] >= 0 then
+      online[#online + 1] = p[i + 6]; online[#online + 1] = platformId
+    else
+      offline[#offline + 1] = platformId
+    end
   end
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', '(' .. ARGV[2])
 
-if p.mode == 'rebuilt' then
+for k = 2, 4 do each('ZREM', KEYS[k], stale, 1) end
+each('ZREM', KEYS[5], offline, 1)
+each('HSET', KEYS[1], values, 2)
+each('ZADD', KEYS[2], points, 2)
+each('ZADD', KEYS[3], kd, 2)
+each('ZADD', KEYS[4], kills, 2)
+each('ZADD', KEYS[5], online, 2)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', '(' .. ARGV[5])
+
+if mode == 'rebuilt' then
   redis.call('DEL', KEYS[10])
   redis.call('HSET', KEYS[9], 'w', version)
   redis.call('HDEL', KEYS[9], 'r')
-elseif p.mode == 'batch' then
+elseif mode == 'batch' then
   if version > w then
     redis.call('SADD', KEYS[10], version)
     while redis.call('SREM', KEYS[10], w + 1) == 1 do w = w + 1 end
     redis.call('HSET', KEYS[9], 'w', w)
   end
 end
-if p.status ~= '' then
+if ARGV[4] ~= '' then
   local sv = tonumber(redis.call('HGET', KEYS[9], 'sv') or '-1')
   if rebuilding or version > sv then
-    redis.call('SET', KEYS[6], p.status)
+    redis.call('SET', KEYS[6], ARGV[4])
     redis.call('HSET', KEYS[9], 'sv', version)
   end
 end

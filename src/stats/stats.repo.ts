@@ -44,14 +44,15 @@ export async function loadTotals(db: Queryable, serverId: string, platformIds: s
 }
 
 /**
- * The stored totals of these players, each with a tag of its row as read (md5 of the row's text):
- * read without the server's lock by the one-call path, which checks the tags under it.
+ * The stored totals of these players, each with a tag of its row as read (its xmin, which every
+ * write of the row changes): read without the server's lock by the one-call path, which checks the
+ * tags under it.
  */
 export async function loadTotalsAsRead(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, { totals: PlayerTotals; tag: string }>> {
   if (platformIds.length === 0) return new Map();
   const { rows } = await db.query<TotalsRow & { tag: string }>({
     name: 'totals-as-read',
-    text: `SELECT ${columns}, md5(sp::text) AS tag FROM unnest($2::text[]) AS wanted(id)
+    text: `SELECT ${columns}, sp.xmin::text AS tag FROM unnest($2::text[]) AS wanted(id)
            JOIN server_players sp ON sp.server_id = $1 AND sp.platform_id = wanted.id`,
     values: [serverId, platformIds],
   });

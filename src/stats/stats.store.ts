@@ -59,13 +59,12 @@ export async function writeServerState(
   redis: AppRedis, serverId: string, version: number, mode: WriteMode, totals: Map<string, PlayerTotals>,
   staleBeforeMs: number, statusJson = '', rebuildToken = '',
 ): Promise<boolean> {
-  const players: (string | number)[][] = [];
+  const players: (string | number)[] = [];
   for (const [platformId, t] of totals) {
     const scores = rankingScores(t);
-    players.push([platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.points, scores.kd, scores.kills, t.onlineAtMs ?? -1]);
+    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.points, scores.kd, scores.kills, t.onlineAtMs ?? -1);
   }
-  const payload = JSON.stringify({ version, mode, token: rebuildToken, players, status: statusJson });
-  return (await redis.applyServerState(...keysOf(serverId), payload, staleBeforeMs)) !== -1;
+  return (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !== -1;
 }
 
 /**

@@ -17,8 +17,9 @@
 //   meta:lagging             hash  serverId -> "<version>:<ms>": since when its derived state lags PostgreSQL
 //   lock:<job>               worker job lock
 //   trust:{tb:<n>}:<platformId>:score  string staleAtMs, proof and rendered TrustScore body, one a line (TTL until stale)
-//   trust:{tb:<n>}:<platformId>:ver    int   bumped when the player's evidence changes; a score computed under an older one is not stored
-//     (n: one of 64 buckets by the platform id's hash, so a batch's players are dropped in one script call a bucket)
+//   trust:{tb:<n>}:computing hash  platformId -> token of the computation of its score under way; a drop removes the
+//     player, so a score computed from older evidence is not stored
+//     (n: one of 64 buckets by the platform id's hash, so a batch's players are dropped in two commands a bucket)
 //   chat:sig:<signature>     a chat-bot signature already used (kept for twice the 300 s window)
 import type { LeaderboardSort } from '../stats/ranking.ts';
 
@@ -42,16 +43,17 @@ export const dataApiSwitchKey = 'operator:data-api';
 export const laggingServersKey = 'meta:lagging';
 export const jobLockKey = (job: string) => `lock:${job}`;
 export const chatSignatureKey = (signature: string) => `chat:sig:${signature}`;
-export const trustScoreBuckets = 64;
+const trustScoreBuckets = 64;
 
 /** The bucket of a player's score keys: FNV-1a of the platform id. */
-export function trustScoreBucket(platformId: string): number {
+function trustScoreBucket(platformId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < platformId.length; i++) hash = Math.imul(hash ^ platformId.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % trustScoreBuckets;
 }
 
+/** A player's cached score, and the hash of its bucket's scores being computed (same hash slot). */
 export const trustScoreKeys = (platformId: string) => {
-  const key = `trust:{tb:${trustScoreBucket(platformId)}}:${platformId}`;
-  return { score: `${key}:score`, version: `${key}:ver` };
+  const bucket = `trust:{tb:${trustScoreBucket(platformId)}}`;
+  return { score: `${bucket}:${platformId}:score`, computing: `${bucket}:computing` };
 };

@@ -11,21 +11,12 @@ const scripts = {
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
-  // Its caller gives the number of keys first.
-  dropTrustScores: { file: '../trust/drop-score.lua', keys: null },
 } as const;
 
 type ScriptReply = Promise<unknown>;
 export type AppRedis = Redis & {
   [K in keyof typeof scripts]: (...args: (string | number | Buffer)[]) => ScriptReply;
 };
-
-/** A pipeline, with the service's scripts queueable like any command. */
-export type AppPipeline = ReturnType<Redis['pipeline']> & {
-  [K in keyof typeof scripts]: (...args: (string | number | Buffer)[]) => AppPipeline;
-};
-
-export const appPipeline = (redis: AppRedis): AppPipeline => redis.pipeline() as AppPipeline;
 
 export function createRedis(url: string, keyPrefix: string): AppRedis {
   const redis = new Redis(url, {
@@ -43,7 +34,7 @@ export function createRedis(url: string, keyPrefix: string): AppRedis {
   redis.on('error', () => undefined);
   for (const [name, { file, keys }] of Object.entries(scripts)) {
     const lua = readFileSync(new URL(file, import.meta.url), 'utf8');
-    redis.defineCommand(name, { numberOfKeys: keys ?? undefined, lua });
+    redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
   return redis as AppRedis;
 }

@@ -4,25 +4,21 @@
 import { LRUCache } from 'lru-cache';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 
-const maxTracked = 100_000;
 const maxBytes = 32 * 1024 * 1024;
+
+/** A Redis read of a player's score under way; a drop of the player that arrives meanwhile marks it. */
+export interface ScoreRead {
+  dropped: boolean;
+}
 
 export class LocalScores {
   readonly #scores: LRUCache<string, ScoreEntry>;
-  /** The invalidation each player was last dropped by, counted in this process (a plain Map: ingestion drops a thousand players a batch). */
-  #dropped = new Map<string, number>();
-  #drops = 0;
-  /** The newest drop #dropped no longer holds: a player not found there may have been dropped as late. */
-  #forgotten = 0;
+  /** Reads under way by player: a few at a time, so a drop of a thousand players costs lookups, not writes. */
+  readonly #reading = new Map<string, ScoreRead>();
 
   constructor(ttlMs: number) {
     // Bounded by bytes: a signed score is about 2.4 kB, so 50,000 of them would hold 120 MB.
     this.#scores = new LRUCache({ max: 50_000, maxSize: maxBytes, sizeCalculation: (e) => e.score.body.length + e.score.proof.length + 64, ttl: ttlMs });
-  }
-
-  /** Taken before a Redis read: what that read returns may be remembered only if no drop came since. */
-  get mark(): number {
-    return this.#drops;
   }
 
   get(platformId: string, nowMs: number): CachedScore | undefined {
@@ -30,24 +26,32 @@ export class LocalScores {
     return local && local.staleAtMs > nowMs ? local.score : undefined;
   }
 
+  /** Taken before a Redis read: what that read returns may be remembered only if no drop came since. */
+  beginRead(platformId: string): ScoreRead {
+    let read = this.#reading.get(platformId);
+    if (!read) this.#reading.set(platformId, (read = { dropped: false }));
+    return read;
+  }
+
   /**
-   * Remembers a score read from Redis at `mark`, unless the player was dropped since: the read and
-   * the broadcast travel on two connections, so a drop can arrive while the older score is in flight.
+   * Ends a read begun with beginRead and remembers its score (when it found one), unless the player
+   * was dropped since: the read and the broadcast travel on two connections, so a drop can arrive
+   * while the older score is in flight.
    */
-  remember(platformId: string, entry: ScoreEntry, mark: number): void {
-    if ((this.#dropped.get(platformId) ?? this.#forgotten) > mark) return;
-    this.#scores.set(platformId, entry);
+  endRead(platformId: string, read: ScoreRead, entry: ScoreEntry | undefined): void {
+    if (this.#reading.get(platformId) === read) this.#reading.delete(platformId);
+    if (entry && !read.dropped) this.#scores.set(platformId, entry);
   }
 
   drop(platformIds: Iterable<string>): void {
-    if (this.#dropped.size > maxTracked) {
-      this.#dropped = new Map();
-      this.#forgotten = this.#drops;
-    }
-    const drop = ++this.#drops;
+    const held = this.#scores.size > 0;
     for (const id of platformIds) {
-      this.#scores.delete(id);
-      this.#dropped.set(id, drop);
+      if (held) this.#scores.delete(id);
+      const read = this.#reading.get(id);
+      if (read) {
+        read.dropped = true;
+        this.#reading.delete(id);
+      }
     }
   }
 }

@@ -8,8 +8,8 @@ import { findTrustPlayer, playEvidence, poolEvidence } from './player.repo.ts';
 import type { TrustPlayer } from './player.repo.ts';
 import { scoreTrust } from './score.ts';
 import type { TrustSignals } from './score.ts';
-import { cachedScore, dropScores, scoreVersion, storeScore } from './score.store.ts';
-import type { CachedScore } from './score.store.ts';
+import { beginScore, cachedScore, dropScores, storeScore } from './score.store.ts';
+import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
 import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
 
@@ -74,11 +74,11 @@ export async function trustLookup(deps: Deps, identifier: string): Promise<Cache
     const hit = await readCache(deps, player.platformId);
     if (hit) return hit;
   }
-  const version = await scoreVersion(deps.redis, player.platformId).catch(() => undefined);
+  const token = await beginScore(deps.redis, player.platformId).catch(() => undefined);
   const nowMs = deps.clock.now();
   const { score, ttlMs } = await computeScore(deps, player);
-  if (version !== undefined) {
-    await storeScore(deps.redis, player.platformId, version, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
+  if (token !== undefined) {
+    await storeScore(deps.redis, player.platformId, token, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
   }
   return score;
 }
@@ -92,14 +92,16 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
   const nowMs = deps.clock.now();
   const known = local.get(platformId, nowMs);
   if (known) return known;
-  const mark = local.mark;
+  const read = local.beginRead(platformId);
+  let entry: ScoreEntry | undefined;
   try {
-    const entry = await cachedScore(deps.redis, platformId, nowMs);
-    if (entry) local.remember(platformId, entry, mark);
+    entry = await cachedScore(deps.redis, platformId, nowMs);
     return entry?.score;
   } catch (err) {
     deps.log.warn({ err }, 'trust score cache unavailable');
     return undefined;
+  } finally {
+    local.endRead(platformId, read, entry);
   }
 }
 
@@ -110,10 +112,10 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
  */
 export async function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
   const keys = [...new Set(platformIds)];
-  try {
-    await dropScores(deps.redis, keys);
-  } catch (err) {
+  // Issued in one tick: the broadcast follows the drops on the same connection, so no process
+  // hears of it before Redis has dropped them.
+  const dropped = dropScores(deps.redis, keys).catch((err: unknown) => {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
-  }
-  await invalidate(deps, { cache: 'trustScores', keys });
+  });
+  await Promise.all([dropped, invalidate(deps, { cache: 'trustScores', keys })]);
 }

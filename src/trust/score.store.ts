@@ -1,8 +1,8 @@
 // Redis side of the trust lookup: the cached, rendered (and signed) score of each player, and the
-// version that invalidation bumps so a score computed from older evidence is never stored.
-import { appPipeline } from '../store/redis.ts';
+// computations under way, which invalidation cancels so a score computed from older evidence is never stored.
+import { randomBytes } from 'node:crypto';
 import type { AppRedis } from '../store/redis.ts';
-import { trustScoreBucket, trustScoreKeys } from '../store/keys.ts';
+import { trustScoreKeys } from '../store/keys.ts';
 
 export interface CachedScore {
   proof: string;
@@ -23,8 +23,15 @@ export interface ScoreEntry {
 const encode = (score: CachedScore, staleAtMs: number) => Buffer.concat([Buffer.from(`${staleAtMs}\n${score.proof}\n`), score.body]);
 const newline = 10;
 
-/** Versions live longer than any computation; an expired one only makes a store attempt fail once. */
-const versionTtlSeconds = 24 * 3600;
+/**
+ * A computation registers in its bucket's `computing` hash before it reads the evidence; a drop
+ * removes the player from that hash, so a score computed from older evidence is not stored. An
+ * entry left by a process that died mid-computation is removed by the player's next drop or store;
+ * the hash itself goes a day after its last computation began.
+ */
+const computingTtlMs = 24 * 3600_000;
+let computations = 0;
+const processTag = randomBytes(6).toString('base64url');
 
 export async function cachedScore(redis: AppRedis, platformId: string, nowMs: number): Promise<ScoreEntry | undefined> {
   const value = await redis.getBuffer(trustScoreKeys(platformId).score);
@@ -37,34 +44,44 @@ export async function cachedScore(redis: AppRedis, platformId: string, nowMs: nu
   return { score: { proof: value.toString('latin1', first + 1, second), body: value.subarray(second + 1) }, staleAtMs };
 }
 
-export async function scoreVersion(redis: AppRedis, platformId: string): Promise<string> {
-  return (await redis.get(trustScoreKeys(platformId).version)) ?? '';
+/** Registers a computation of the player's score; its token is what storeScore needs. */
+export async function beginScore(redis: AppRedis, platformId: string): Promise<string> {
+  const { computing } = trustScoreKeys(platformId);
+  const token = `${processTag}:${++computations}`;
+  await redis.multi().hset(computing, platformId, token).pexpire(computing, computingTtlMs).exec();
+  return token;
 }
 
-export async function storeScore(redis: AppRedis, platformId: string, version: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
+/** Stores the score unless the player was dropped since its computation began (beginScore). */
+export async function storeScore(redis: AppRedis, platformId: string, token: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
   const keys = trustScoreKeys(platformId);
   const ttl = Math.max(1, Math.floor(ttlMs));
-  return (await redis.storeTrustScore(keys.score, keys.version, version, encode(score, nowMs + ttl), ttl)) === 1;
+  return (await redis.storeTrustScore(keys.score, keys.computing, platformId, token, encode(score, nowMs + ttl), ttl)) === 1;
 }
 
+/** Ids per command: a bucket can hold a whole batch's players, and a command's arguments are kept small. */
+const dropChunk = 500;
+
 /**
- * Drops the cached scores of these players and bumps their versions: one script call per bucket of
- * keys (a batch of ingestion names up to a thousand players, and a call a player cost Node 7-10 us
- * and Redis about 25 us).
+ * Drops the cached scores of these players: per bucket of keys, one HDEL of their computations
+ * under way, then one DEL of their scores, in this order: a store that passed its check before the
+ * HDEL wrote a score the DEL then removes; one after it finds no computation and stores nothing.
+ * (Ingestion drops up to a thousand players a batch: a few commands, not three a player.)
  */
 export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<void> {
-  const buckets = new Map<number, string[]>();
+  const buckets = new Map<string, { ids: string[]; scores: string[] }>();
   for (const id of new Set(platformIds)) {
     const keys = trustScoreKeys(id);
-    const bucket = trustScoreBucket(id);
-    const list = buckets.get(bucket);
-    if (list) list.push(keys.score, keys.version);
-    else buckets.set(bucket, [keys.score, keys.version]);
+    const bucket = buckets.get(keys.computing) ?? buckets.set(keys.computing, { ids: [], scores: [] }).get(keys.computing)!;
+    bucket.ids.push(id);
+    bucket.scores.push(keys.score);
   }
-  if (buckets.size === 0) return;
-  const pipeline = appPipeline(redis);
-  for (const keys of buckets.values()) pipeline.dropTrustScores(keys.length, ...keys, versionTtlSeconds);
-  const results = await pipeline.exec();
-  const failed = results?.find(([err]) => err);
-  if (failed) throw failed[0];
+  // Plain commands, not a pipeline of their own: they leave in the write of whatever else this
+  // tick sends (ingestion's derived state, the invalidation broadcast), in the order issued.
+  const sent: Promise<unknown>[] = [];
+  for (const [computing, { ids, scores }] of buckets) {
+    for (let i = 0; i < ids.length; i += dropChunk) sent.push(redis.hdel(computing, ...ids.slice(i, i + dropChunk)));
+    for (let i = 0; i < scores.length; i += dropChunk) sent.push(redis.del(...scores.slice(i, i + dropChunk)));
+  }
+  await Promise.all(sent);
 }

@@ -1,7 +1,8 @@
--- Stores a computed trust score unless the player's evidence changed while it was computed.
--- KEYS[1] score key, KEYS[2] version key; ARGV[1] the version read before computing ('' if none),
--- ARGV[2] the value, ARGV[3] its TTL in ms. Returns 1 when stored.
-local version = redis.call('GET', KEYS[2]) or ''
-if version ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+-- Stores a computed trust score unless the player's evidence changed while it was computed: its
+-- computation is still registered under its token (src/trust/score.store.ts beginScore).
+-- KEYS[1] score key, KEYS[2] the bucket's computing hash; ARGV[1] platform id, ARGV[2] token,
+-- ARGV[3] the value, ARGV[4] its TTL in ms. Returns 1 when stored.
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 return 1

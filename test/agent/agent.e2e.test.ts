@@ -347,7 +347,8 @@ test.serial('--files: ban.txt and priority.txt are pulled at start and again eve
   try {
     // A Steam64 ban is two lines: the Steam64 and its DayZ ID (DESIGN 9).
     await until('the first pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === `76561198000000001\r\n${dayzIdOf('76561198000000001')}\r\n`);
-    t.is(await readFile(join(profile, 'priority.txt'), 'utf8'), '76561198000000002;');
+    // The two files of a pull are written one after the other: the second may land a moment later.
+    await until('the first pull of the priority file', async () => (await readFile(join(profile, 'priority.txt'), 'utf8').catch(() => '')) === '76561198000000002;');
     await createBan(env.deps, a.accountId, { platformId: '76561198000000003' }, actor);
     await until('the next pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8')).includes('76561198000000003'));
   } finally {

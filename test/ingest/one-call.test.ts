@@ -5,7 +5,8 @@ import test from 'ava';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { parseBatch } from '../../src/ingest/events.ts';
-import { commitInTransaction, steam64PlayersOf } from '../../src/ingest/ingest.ts';
+import { commitInTransaction, ingestBatch, steam64PlayersOf } from '../../src/ingest/ingest.ts';
+import { createPresentTotals } from '../../src/ingest/present-totals.ts';
 import { applyBatchInOneCall, killColumns, playerColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
 import { commitInOneCall } from '../../src/ingest/one-call.ts';
@@ -99,4 +100,38 @@ test('a call whose read rows changed meanwhile, or with an id seen before, chang
   t.is(await version(), 1);
   t.truthy(await call(tag, [randomUUID()]), 'the row as read, a new id');
   t.is(await version(), 2);
+});
+
+test('a batch whose present players this process wrote last is applied without reading them first; a row written elsewhere since is read again', async (t) => {
+  const a = await tenant(env.deps);
+  const named: string[] = [];
+  // This process's view, counting its queries by name; another process's view, with caches of its own.
+  const db = Object.create(env.deps.db) as typeof env.deps.db;
+  db.query = ((config: { name?: string }, values?: unknown[]) => {
+    named.push(config.name ?? '');
+    return env.deps.db.query(config as never, values as never);
+  }) as typeof db.query;
+  db.connect = (() => {
+    named.push('transaction');
+    return env.deps.db.connect();
+  }) as typeof db.connect;
+  const here = { ...env.deps, db, caches: { ...env.deps.caches, presentTotals: createPresentTotals() } };
+  const elsewhere = { ...env.deps, caches: { ...env.deps.caches, presentTotals: createPresentTotals() } };
+  let k = 0;
+  const count = (name: string) => named.filter((n) => n === name).length;
+  const heartbeat = async (deps: typeof env.deps) => {
+    k += 1;
+    const [reads, calls, transactions] = [count('totals-as-read'), count('ingest-apply-batch'), count('transaction')];
+    const result = await ingestBatch(deps, a.serverId, { events: [{ id: randomUUID(), type: 'player.heartbeat', ts: t0 - 120_000 + k * 10_000, ...player(1) }] });
+    t.is(result.accepted, 1);
+    t.is(count('transaction'), transactions, 'never the transactional path');
+    return { reads: count('totals-as-read') - reads, calls: count('ingest-apply-batch') - calls };
+  };
+  t.deepEqual(await heartbeat(here), { reads: 1, calls: 1 }, 'first batch: the row is read');
+  t.deepEqual(await heartbeat(here), { reads: 0, calls: 1 }, 'this process wrote the row last: no read');
+  await heartbeat(elsewhere);
+  t.deepEqual(await heartbeat(here), { reads: 1, calls: 2 }, 'what it holds is stale: the call is refused, and made again with the row read');
+  t.deepEqual(await heartbeat(here), { reads: 0, calls: 1 });
+  const { rows } = await env.deps.db.query('SELECT play_seconds::float8 AS s FROM server_players WHERE server_id = $1', [a.serverId]);
+  t.deepEqual(rows, [{ s: 40 }], 'five heartbeats 10 s apart: 40 s of play, whichever process wrote each');
 });

@@ -10,7 +10,7 @@ import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
 import { linkChatUser } from '../../src/trust/player.repo.ts';
 import { invalidateTrustScores } from '../../src/trust/lookup.ts';
-import { cachedScore, scoreVersion, storeScore } from '../../src/trust/score.store.ts';
+import { beginScore, cachedScore, storeScore } from '../../src/trust/score.store.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
@@ -148,13 +148,26 @@ test('invalidating a batch of players drops every one of their cached scores, wh
   const env = await envFor(t);
   const ids = Array.from({ length: 200 }, (_, i) => player(1000 + i).platformId);
   const score = { proof: '', body: Buffer.from('{}') };
-  for (const id of ids) t.true(await storeScore(env.deps.redis, id, await scoreVersion(env.deps.redis, id), score, t0, 60_000));
-  const versions = await Promise.all(ids.map((id) => scoreVersion(env.deps.redis, id)));
+  for (const id of ids) t.true(await storeScore(env.deps.redis, id, await beginScore(env.deps.redis, id), score, t0, 60_000));
+  const computing = await Promise.all(ids.map((id) => beginScore(env.deps.redis, id)));
   await invalidateTrustScores(env.deps, [...ids, ...ids.slice(0, 10)]);
   for (const [i, id] of ids.entries()) {
     t.is(await cachedScore(env.deps.redis, id, t0), undefined, id);
-    t.not(await scoreVersion(env.deps.redis, id), versions[i], `${id}: a score computed before the drop cannot be stored`);
+    t.false(await storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000), `${id}: a score computed before the drop cannot be stored`);
   }
+  const after = await beginScore(env.deps.redis, ids[0]!);
+  t.true(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a computation begun after the drop is stored');
+  t.false(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a token is used once');
+});
+
+test('of two computations of a player side by side, only the one begun last is stored', async (t) => {
+  const env = await envFor(t);
+  const id = player(1).platformId;
+  const score = { proof: '', body: Buffer.from('{}') };
+  const first = await beginScore(env.deps.redis, id);
+  const second = await beginScore(env.deps.redis, id);
+  t.false(await storeScore(env.deps.redis, id, first, score, t0, 60_000));
+  t.true(await storeScore(env.deps.redis, id, second, score, t0, 60_000));
 });
 
 test('an approved entry past its expiry weighs less, without waiting for a sweep', async (t) => {
