@@ -14,6 +14,9 @@ export const serviceEnv: Record<string, string> = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   REDIS_PREFIX: 'bench:',
   LOG_LEVEL: 'warn',
+  // As the Procfile starts the service: a larger young generation (ingestion allocates a lot that
+  // dies young) cost a tenth less CPU for a backfill.
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' '),
   RATE_DATA_STANDARD: unlimited,
   RATE_DATA_PARTNER: unlimited,
   RATE_INGEST: unlimited,

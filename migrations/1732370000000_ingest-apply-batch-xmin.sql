@@ -3,7 +3,8 @@
 -- ingest_apply_batch checks the present players' rows by their xmin (the transaction that wrote
 -- each) instead of an md5 of their text: a web process then knows the tag of every row a call of
 -- its own wrote (the call's transaction id) and keeps the rows in memory, so a common batch whose
--- present players it wrote last needs no read first (src/ingest/present-totals.ts).
+-- present players it wrote last needs no read first (src/ingest/present-totals.ts). And it claims
+-- the event ids and places the kills with plain inserts.
 
 CREATE OR REPLACE FUNCTION ingest_apply_batch(
   p_server uuid, p_received_at timestamptz, p_event_ids uuid[],
@@ -20,25 +21,17 @@ CREATE OR REPLACE FUNCTION ingest_apply_batch(
 RETURNS TABLE (out_added json, out_orphans text[], out_server servers, out_players json)
 LANGUAGE plpgsql AS $$
 DECLARE
-  n bigint;
   status_ts timestamptz := (p_status->>'at')::timestamptz;
   has_metrics boolean := p_status ? 'players' OR p_status ? 'fps' OR p_status ? 'uptimeSeconds';
 BEGIN
+  -- Plain inserts: an event id seen before, or a kill timestamp taken, raises unique_violation
+  -- (23505), which sends the batch down the transactional path. ON CONFLICT with a count of the
+  -- rows cost half as much again for a backfill's 500 events.
   INSERT INTO ingest_events (server_id, event_id, received_at)
-    SELECT p_server, unnest(p_event_ids), p_received_at
-    ON CONFLICT DO NOTHING;
-  GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> cardinality(p_event_ids) THEN
-    RAISE EXCEPTION 'an event id was seen before' USING ERRCODE = 'IB002';
-  END IF;
+    SELECT p_server, unnest(p_event_ids), p_received_at;
 
   INSERT INTO kills (server_id, ts, killer_platform_id, killer_name, victim_platform_id, victim_name, weapon, distance, is_headshot, hit_zone)
-    SELECT p_server, * FROM unnest(k_ts, k_killer, k_killer_name, k_victim, k_victim_name, k_weapon, k_distance, k_headshot, k_hit_zone)
-    ON CONFLICT (server_id, ts) DO NOTHING;
-  GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> cardinality(k_ts) THEN
-    RAISE EXCEPTION 'a kill timestamp is taken' USING ERRCODE = 'IB003';
-  END IF;
+    SELECT p_server, * FROM unnest(k_ts, k_killer, k_killer_name, k_victim, k_victim_name, k_weapon, k_distance, k_headshot, k_hit_zone);
 
   -- The batch's players, as src/ingest/ingest.repo.ts upsertPlayers does (rows only widen; a row
   -- that already says as much is left out before ON CONFLICT would lock it).

@@ -231,8 +231,12 @@ export interface OneCallBatch {
   players: unknown[];
 }
 
-/** The errors by which the function says the batch needs the transactional path (and changed nothing). */
-const needsTransaction = new Set(['IB001', 'IB002', 'IB003']);
+/**
+ * The errors by which the function says the batch needs the transactional path (and changed
+ * nothing): the rows read changed (IB001), or an event id was seen before or a kill's timestamp is
+ * taken (unique_violation of its plain inserts).
+ */
+const needsTransaction = new Set(['IB001', '23505']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
   serverId, b.receivedAt, b.eventIds, ...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples,
   b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds, ...b.players,

@@ -10,24 +10,25 @@
 -- Each command is sent once for all players (a batch names up to a thousand): a call from Lua
 -- costs more than the work it carries. All removals precede all additions; a member names its
 -- player, so one player's removal never meets another's addition.
--- KEYS: players, lb:points, lb:kd, lb:kills, online, status, pages, gen, meta, applied
+-- KEYS: players, lb:kills, lb:kd, online, status, pages, gen, meta, applied (src/stats/ranking.ts)
 -- ARGV[1]: version, ARGV[2]: mode = "batch" | "rebuild" | "rebuilt", ARGV[3]: token (rebuilds),
 -- ARGV[4]: status json or "", ARGV[5]: ms before which online-window entries are stale and dropped,
--- ARGV[6]: a JSON array of 7 values a player: platformId, member or "", totals json, points, kd,
--- kills, online ms or -1 (one flat array: it decodes faster than an array a player, and far faster
--- than as many arguments, which cost the client as much again)
+-- ARGV[6]: a JSON array of 6 values a player: platformId, kd-ranking member or "" (unranked),
+-- totals json, kills-ranking score (text: exact), kd-ranking score, online ms or -1 (one flat
+-- array: it decodes faster than an array a player, and far faster than as many arguments, which
+-- cost the client as much again)
 -- Returns the new generation; -1 when the server's derived state is missing or being rebuilt (a
 -- batch is left to the rebuild, which reads PostgreSQL), or when a rebuild is no longer current.
 local version = tonumber(ARGV[1])
 local mode = ARGV[2]
 local rebuilding = mode ~= 'batch'
 local p = cjson.decode(ARGV[6])
-local width = 7
+local width = 6
 
-local w = redis.call('HGET', KEYS[9], 'w')
-if rebuilding and redis.call('HGET', KEYS[9], 'r') ~= ARGV[3] then return -1 end
+local w = redis.call('HGET', KEYS[8], 'w')
+if rebuilding and redis.call('HGET', KEYS[8], 'r') ~= ARGV[3] then return -1 end
 if not rebuilding then
-  if redis.call('HEXISTS', KEYS[9], 'r') == 1 then return -1 end
+  if redis.call('HEXISTS', KEYS[8], 'r') == 1 then return -1 end
   if w then
     w = tonumber(w)
   elseif version == 1 then
@@ -53,7 +54,7 @@ for i = 1, #ids, 1000 do
   for j = 1, #chunk do olds[i + j - 1] = chunk[j] end
 end
 
-local values, stale, points, kd, kills, online, offline = {}, {}, {}, {}, {}, {}, {}
+local values, stale, unranked, kills, kd, online, offline = {}, {}, {}, {}, {}, {}, {}
 for n, platformId in ipairs(ids) do
   local i = 1 + (n - 1) * width
   local member = p[i + 1]
@@ -67,50 +68,50 @@ for n, platformId in ipairs(ids) do
       write = false
     elseif oldMember ~= '' and oldMember ~= member then
       stale[#stale + 1] = oldMember
+      if member == '' then unranked[#unranked + 1] = platformId end
     end
   end
   if write then
     values[#values + 1] = platformId
     values[#values + 1] = version .. '|' .. member .. '|' .. p[i + 2]
     if member ~= '' then
-      points[#points + 1] = p[i + 3]; points[#points + 1] = member
+      kills[#kills + 1] = p[i + 3]; kills[#kills + 1] = platformId
       kd[#kd + 1] = p[i + 4]; kd[#kd + 1] = member
-      kills[#kills + 1] = p[i + 5]; kills[#kills + 1] = member
     end
-    if p[i + 6] >= 0 then
-      online[#online + 1] = p[i + 6]; online[#online + 1] = platformId
+    if p[i + 5] >= 0 then
+      online[#online + 1] = p[i + 5]; online[#online + 1] = platformId
     else
       offline[#offline + 1] = platformId
     end
   end
 end
 
-for k = 2, 4 do each('ZREM', KEYS[k], stale, 1) end
-each('ZREM', KEYS[5], offline, 1)
+each('ZREM', KEYS[2], unranked, 1)
+each('ZREM', KEYS[3], stale, 1)
+each('ZREM', KEYS[4], offline, 1)
 each('HSET', KEYS[1], values, 2)
-each('ZADD', KEYS[2], points, 2)
+each('ZADD', KEYS[2], kills, 2)
 each('ZADD', KEYS[3], kd, 2)
-each('ZADD', KEYS[4], kills, 2)
-each('ZADD', KEYS[5], online, 2)
-redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', '(' .. ARGV[5])
+each('ZADD', KEYS[4], online, 2)
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[5])
 
 if mode == 'rebuilt' then
-  redis.call('DEL', KEYS[10])
-  redis.call('HSET', KEYS[9], 'w', version)
-  redis.call('HDEL', KEYS[9], 'r')
+  redis.call('DEL', KEYS[9])
+  redis.call('HSET', KEYS[8], 'w', version)
+  redis.call('HDEL', KEYS[8], 'r')
 elseif mode == 'batch' then
   if version > w then
-    redis.call('SADD', KEYS[10], version)
-    while redis.call('SREM', KEYS[10], w + 1) == 1 do w = w + 1 end
-    redis.call('HSET', KEYS[9], 'w', w)
+    redis.call('SADD', KEYS[9], version)
+    while redis.call('SREM', KEYS[9], w + 1) == 1 do w = w + 1 end
+    redis.call('HSET', KEYS[8], 'w', w)
   end
 end
 if ARGV[4] ~= '' then
-  local sv = tonumber(redis.call('HGET', KEYS[9], 'sv') or '-1')
+  local sv = tonumber(redis.call('HGET', KEYS[8], 'sv') or '-1')
   if rebuilding or version > sv then
-    redis.call('SET', KEYS[6], ARGV[4])
-    redis.call('HSET', KEYS[9], 'sv', version)
+    redis.call('SET', KEYS[5], ARGV[4])
+    redis.call('HSET', KEYS[8], 'sv', version)
   end
 end
-redis.call('DEL', KEYS[7])
-return redis.call('INCR', KEYS[8])
+redis.call('DEL', KEYS[6])
+return redis.call('INCR', KEYS[7])

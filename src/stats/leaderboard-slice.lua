@@ -1,7 +1,8 @@
 -- One leaderboard page in one round trip: ranking size, generation, the applied version (w, or
 -- '' while the server's derived state is missing or being rebuilt), then the page's members with
 -- their stored values.
--- KEYS: lb:<sort>, players, gen, meta   ARGV: offset, limit
+-- KEYS: lb:<set>, players, gen, meta   ARGV: offset, limit, set ('kills': members are platform ids;
+-- 'kd': ranking members, the platform id after their 21-character prefix)
 -- Returns { total, generation, w|'', member1, value1, member2, value2, ... }
 local offset = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
@@ -12,7 +13,11 @@ local out = { redis.call('ZCARD', KEYS[1]), redis.call('GET', KEYS[3]) or '0', a
 local members = redis.call('ZRANGE', KEYS[1], offset, offset + limit - 1)
 if #members == 0 then return out end
 local ids = {}
-for i, m in ipairs(members) do ids[i] = string.sub(m, 22) end
+if ARGV[3] == 'kd' then
+  for i, m in ipairs(members) do ids[i] = string.sub(m, 22) end
+else
+  ids = members
+end
 local values = redis.call('HMGET', KEYS[2], unpack(ids))
 for i, m in ipairs(members) do
   out[#out + 1] = ids[i]

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppRedis } from '../store/redis.ts';
 import { serverKeys } from '../store/keys.ts';
-import { leaderboardSorts, rankingMemberOf, rankingScores } from './ranking.ts';
+import { rankingMemberOf, rankingScores, rankingSetOf } from './ranking.ts';
 import type { LeaderboardSort } from './ranking.ts';
 import { emptyTotals } from './totals.ts';
 import type { PlayerTotals } from './totals.ts';
@@ -40,7 +40,7 @@ export function decodeTotals(value: string): PlayerTotals {
 
 const keysOf = (serverId: string) => {
   const k = serverKeys(serverId);
-  return [k.players, ...leaderboardSorts.map((s) => k.leaderboard(s)), k.online, k.status, k.pages, k.generation, k.meta, k.applied];
+  return [k.players, k.ranking('kills'), k.ranking('kd'), k.online, k.status, k.pages, k.generation, k.meta, k.applied];
 };
 
 /**
@@ -62,7 +62,7 @@ export async function writeServerState(
   const players: (string | number)[] = [];
   for (const [platformId, t] of totals) {
     const scores = rankingScores(t);
-    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.points, scores.kd, scores.kills, t.onlineAtMs ?? -1);
+    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.kills, scores.kd, t.onlineAtMs ?? -1);
   }
   return (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !== -1;
 }
@@ -75,7 +75,7 @@ export async function writeServerState(
 export async function beginServerRebuild(redis: AppRedis, serverId: string): Promise<string> {
   const token = randomUUID();
   const k = serverKeys(serverId);
-  await redis.multi().del(...keysOf(serverId).filter((key) => key !== k.generation)).incr(k.generation).hset(k.meta, 'r', token).exec();
+  await redis.multi().del(...keysOf(serverId).filter((key) => key !== k.generation), ...k.retired).incr(k.generation).hset(k.meta, 'r', token).exec();
   return token;
 }
 
@@ -95,7 +95,8 @@ export interface LeaderboardSlice {
 
 export async function leaderboardSlice(redis: AppRedis, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<LeaderboardSlice> {
   const k = serverKeys(serverId);
-  const reply = (await redis.leaderboardSlice(k.leaderboard(sort), k.players, k.generation, k.meta, offset, limit)) as [number, string, string, ...string[]];
+  const set = rankingSetOf(sort);
+  const reply = (await redis.leaderboardSlice(k.ranking(set), k.players, k.generation, k.meta, offset, limit, set)) as [number, string, string, ...string[]];
   const [total, generation, applied, ...flat] = reply;
   const players: [string, PlayerTotals][] = [];
   for (let i = 0; i < flat.length; i += 2) players.push([flat[i]!, decodeTotals(flat[i + 1]!)]);

@@ -1,13 +1,16 @@
 // The Redis key layout. Keys of one game server share the hash tag {srv:<id>} so the layout
 // works unchanged on Redis Cluster.
 //
-//   {srv:<id>}:players       hash  platformId -> "<version>|<ranking member>|<JSON totals>"
-//   {srv:<id>}:lb:<sort>     zset  ranking member -> -(sort value); see data-api/leaderboard.ts
+//   {srv:<id>}:players       hash  platformId -> "<version>|<kd ranking member>|<JSON totals>"
+//   {srv:<id>}:lb:kills      zset  platformId -> -kills * 2^26 + deaths (also the points ranking); see stats/ranking.ts
+//   {srv:<id>}:lb:kd         zset  kd ranking member -> -kd x 100
 //   {srv:<id>}:online        zset  platformId -> ms of the player's last presence event
 //   {srv:<id>}:status        string JSON of the server's status record
 //   {srv:<id>}:pages         hash  rendered Data API pages, dropped by every change to the server
 //   {srv:<id>}:gen           int   bumped with every change; a page computed under an older one is not stored
-//   {srv:<id>}:derived       hash  w (every batch version up to w applied), sv (status version), r (rebuilding)
+//   {srv:<id>}:state         hash  w (every batch version up to w applied), sv (status version), r (rebuilding)
+//     (it was {srv:<id>}:derived while the points had a ranking of their own: a server whose state is
+//     of that layout reads as missing and is rebuilt, which removes the retired keys)
 //   {srv:<id>}:applied       set   batch versions above w applied early (out of order)
 //   rl:{<scope>:<id>}:<n>    int   requests in sliding-window slot n
 //   lockout:{<pair>}:fails   list  failed login times of one (IP, username) pair in the last 10 min
@@ -21,19 +24,21 @@
 //     player, so a score computed from older evidence is not stored
 //     (n: one of 64 buckets by the platform id's hash, so a batch's players are dropped in two commands a bucket)
 //   chat:sig:<signature>     a chat-bot signature already used (kept for twice the 300 s window)
-import type { LeaderboardSort } from '../stats/ranking.ts';
+import type { RankingSet } from '../stats/ranking.ts';
 
 export const serverKeys = (serverId: string) => {
   const tag = `{srv:${serverId}}`;
   return {
     players: `${tag}:players`,
-    leaderboard: (sort: LeaderboardSort) => `${tag}:lb:${sort}`,
+    ranking: (set: RankingSet) => `${tag}:lb:${set}`,
     online: `${tag}:online`,
     status: `${tag}:status`,
     pages: `${tag}:pages`,
     generation: `${tag}:gen`,
-    meta: `${tag}:derived`,
+    meta: `${tag}:state`,
     applied: `${tag}:applied`,
+    /** Keys of the earlier layout, removed by a rebuild. */
+    retired: [`${tag}:derived`, `${tag}:lb:points`],
   };
 };
 

@@ -4,11 +4,12 @@ import { pino } from 'pino';
 import { rebuildDerivedState } from '../../src/derived/rebuild.ts';
 import { eventIdRetentionMs, pruneIngestEventIds } from '../../src/derived/prune.ts';
 import { revokeServer } from '../../src/servers/server.ts';
+import { appliedVersion } from '../../src/stats/stats.store.ts';
 import { jobLockKey, serverKeys } from '../../src/store/keys.ts';
 import { jobs, runJob } from '../../workers/main.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
-import { assertSchema, dataGet, ev, ingest, tenant } from '../helpers/seed.ts';
+import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/seed.ts';
 import { assertError } from '../helpers/data-api.ts';
 import type { Tenant } from '../helpers/seed.ts';
 import { deleteAllKeys, prefixedKeys, redisDump } from '../helpers/stores.ts';
@@ -84,7 +85,7 @@ async function answers(t: ExecutionContext, a: Tenant): Promise<Record<string, u
 /** The derived keys of a server: totals, rankings, online window, status (not page caches or counters). */
 async function derivedKeys(a: Tenant): Promise<Record<string, string>> {
   const k = serverKeys(a.serverId);
-  const wanted = new Set([k.players, k.leaderboard('points'), k.leaderboard('kd'), k.leaderboard('kills'), k.online, k.status]);
+  const wanted = new Set([k.players, k.ranking('kills'), k.ranking('kd'), k.online, k.status]);
   return Object.fromEntries([...(await redisDump(env.deps))].filter(([key]) => wanted.has(key)));
 }
 
@@ -101,7 +102,7 @@ test.serial('after Redis loses everything, rebuildDerivedState answers exactly a
   await rebuildDerivedState(env.deps);
   const before = { a: await answers(t, a), b: await answers(t, b) };
   const keysBefore = { a: await derivedKeys(a), b: await derivedKeys(b) };
-  t.is(Object.keys(keysBefore.a).length, 6, 'every derived key of the server exists');
+  t.is(Object.keys(keysBefore.a).length, 5, 'every derived key of the server exists');
   // The seed is what it says: ranked players, online players, a status.
   const board = before.a[`/servers/${a.serverId}/leaderboard?sort=points&limit=100`] as { total: number };
   t.is(board.total, 4);
@@ -177,7 +178,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
 
   // Another worker holding the job lock: this one does nothing, even with the state gone.
   const k = serverKeys(a.serverId);
-  await env.deps.redis.del(k.players, k.meta, k.leaderboard('points'));
+  await env.deps.redis.del(k.players, k.meta, k.ranking('kills'));
   await env.deps.redis.set(jobLockKey(job.name), 'other-worker', 'PX', 60_000);
   await runJob(env.deps, job);
   t.is(await env.deps.redis.exists(k.players), 0, 'nothing rebuilt while the lock is held');
@@ -220,4 +221,20 @@ test.serial('a batch re-sent after the retention is accepted again; one sent wit
   t.deepEqual(await accepted(t, a, recent), { accepted: 0, duplicates: 2, rejected: [] }, 'sent 1 minute ago: remembered');
   t.deepEqual(await accepted(t, a, old), { accepted: 2, duplicates: 0, rejected: [] }, 'sent 7 days and a minute ago: forgotten');
   t.deepEqual(await accepted(t, a, old), { accepted: 0, duplicates: 2, rejected: [] }, 'and remembered again');
+});
+
+test.serial('a server whose derived state is of the earlier layout reads as missing, and the job rebuilds it and removes the retired keys', async (t) => {
+  const a = await seeded(t);
+  const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
+  await rebuildDerivedState(env.deps);
+  const before = await answers(t, a);
+  // As the earlier layout left it: its state hash under the old name, and a points ranking of its own.
+  const k = serverKeys(a.serverId);
+  const [oldMeta, oldPoints] = k.retired;
+  await env.deps.redis.rename(k.meta, oldMeta!);
+  await env.deps.redis.zadd(oldPoints!, -2, `0000000001:${player(1).platformId}`);
+  t.is(await appliedVersion(env.deps.redis, a.serverId), null, 'read as missing');
+  await runJob(env.deps, job);
+  t.deepEqual(await answers(t, a), before);
+  t.is(await env.deps.redis.exists(oldMeta!, oldPoints!), 0, 'the retired keys are gone');
 });
