@@ -86,6 +86,8 @@ export const fleetScenario: Scenario = {
     let offered = 0;
     let late = 0;
     let failed = 0;
+    const failures = new Map<string, number>(); // why batches failed: status code or error, and how many
+    const fail = (why: string) => { failed += 1; failures.set(why, (failures.get(why) ?? 0) + 1); };
     const started = performance.now();
     const inFlight: Promise<void>[] = [];
     const send = (s: FleetServer, k: number) => {
@@ -98,8 +100,8 @@ export const fleetScenario: Scenario = {
         latencies.push(ms);
         if (ms > periodMs) late += 1; // answered after the server's next batch was due: a backlog
         if (res.status === 200) accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
-        else failed += 1;
-      }, () => void (failed += 1)));
+        else fail(`${res.status} ${res.text.slice(0, 80)}`);
+      }, (err: Error) => fail(err.message)));
     };
     // Every server's batches at its own phase within the period, for `seconds`.
     const timers: ReturnType<typeof setTimeout>[] = [];
@@ -118,7 +120,7 @@ export const fleetScenario: Scenario = {
     const statusOk = busy.p99Ms <= targets.statusP99Factor * Math.max(1, idle.p99Ms);
     const pass = onTime && batchP99 < targets.batchP99Ms && statusOk;
     ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(sent)} batches, ${fmt(eventsPerSec)} events/s offered, ${fmt(accepted)} of ${fmt(offered)} accepted; ` +
-      `batch p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${batchP99} ms, ${late} late, ${failed} failed; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms)`);
+      `batch p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${batchP99} ms, ${late} late, ${failed} failed${failed ? ` (${[...failures].map(([why, n]) => `${n} x ${why}`).join('; ')})` : ''}; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms)`);
     return [{
       cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop)`,
         `${fmt(accepted)} / ${fmt(offered)} events accepted, ${late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
