@@ -46,6 +46,7 @@ test('a viewer sees its pages and no button it cannot use', async (t) => {
   await page.goto(`/servers/${server.id}`);
   await page.getByRole('heading', { name: 'Killfeed' }).waitFor();
   await page.getByRole('region', { name: 'Kills, newest first' }).waitFor();
+  await page.getByRole('region', { name: /^Ranking by points/ }).waitFor();
   t.deepEqual(await buttons(page), ['Sign out', 'Previous page', 'Next page']);
 
   for (const path of ['/users', '/account/api-keys', '/audit', '/network/accounts']) {

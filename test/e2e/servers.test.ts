@@ -54,6 +54,8 @@ test('add a server: its token once, the agent command for it; the server page wi
   await chart.waitFor();
   t.regex(await page.locator('figcaption').innerText(), /^48 samples\. Players between 2 and 21; fps between 50\.0 and 57\.5\.$/);
   t.true(((await chart.locator('path').first().getAttribute('d')) ?? '').length > 100, 'the lines are drawn');
+  // Each section loads on its own: wait for the one read before reading its rows.
+  await page.getByRole('heading', { name: 'Online players (2)' }).waitFor();
   t.deepEqual((await page.getByRole('region', { name: 'Players active in the last 90 seconds' }).locator('tbody tr td:first-child').allInnerTexts()).sort(), ['player1', 'player2']);
 
   const board = page.getByRole('region', { name: /^Ranking by/ });
@@ -63,6 +65,7 @@ test('add a server: its token once, the agent command for it; the server page wi
   t.is(await page.getByRole('region', { name: /^Ranking by kills/ }).locator('tbody tr').first().locator('td').nth(1).innerText(), player(1).name);
 
   const feed = page.getByRole('region', { name: 'Kills, newest first' });
+  await page.getByRole('button', { name: 'Load older kills' }).waitFor();
   t.is(await feed.locator('tbody tr').count(), 20);
   await page.getByRole('button', { name: 'Load older kills' }).click();
   await page.getByText('That is the first kill on this server.').waitFor();
