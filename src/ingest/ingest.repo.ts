@@ -5,7 +5,7 @@ import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
-import type { TotalsRow } from '../stats/stats.repo.ts';
+import type { PlayerTotals } from '../stats/totals.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 
 type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
@@ -242,30 +242,38 @@ const oneCallValues = (serverId: string, b: OneCallBatch) => [
   b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds, ...b.players,
 ];
 
-/**
- * Applies a batch in one call; undefined when it needs the transactional path: a present
- * player's row changed since it was read, an event id was seen before, or a kill's timestamp is taken.
- */
 /** What one call applied: `tag` is the xmin of every server_players row it wrote (its transaction's id). */
 export interface AppliedBatch {
-  added: TotalsRow[];
+  /** The totals, as they now are, of the players whose counters it added to. */
+  added: Map<string, PlayerTotals>;
   orphans: string[];
   server: ServerRecord;
   tag: string;
 }
 
+/** A row of the call's out_added: the columns of server_players, timestamps as epoch ms. */
+type AddedRow = [string, string | null, number, number, number, number, number, number, number, number | null, number | null, number | null];
+const addedTotals = (json: string) => new Map((JSON.parse(json) as AddedRow[]).map(
+  ([id, name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs]) =>
+    [id, { name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs }] as const,
+));
+
+/**
+ * Applies a batch in one call; undefined when it needs the transactional path: a present
+ * player's row changed since it was read, an event id was seen before, or a kill's timestamp is taken.
+ */
 export async function applyBatchInOneCall(db: Queryable, serverId: string, batch: OneCallBatch, known: StoredPlayers): Promise<AppliedBatch | undefined> {
   const values = oneCallValues(serverId, batch);
   try {
-    const { rows } = await db.query<ServerRecord & { added: TotalsRow[]; orphans: string[]; storedPlayers: ({ id: string } & StoredPlayer)[]; tag: string }>({
+    const { rows } = await db.query<ServerRecord & { added: string; orphans: string[]; storedPlayers: string; tag: string }>({
       name: 'ingest-apply-batch',
       text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", pg_current_xact_id()::xid::text AS tag,
              ${serverRecordColumns} FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
       values,
     });
     const { added, orphans, storedPlayers, tag, ...server } = rows[0]!;
-    for (const { id, name, firstMs, lastMs } of storedPlayers) known.set(id, { name, firstMs, lastMs });
-    return { added, orphans, server, tag };
+    for (const [id, name, firstMs, lastMs] of JSON.parse(storedPlayers) as [string, string, number, number][]) known.set(id, { name, firstMs, lastMs });
+    return { added: addedTotals(added), orphans, server, tag };
   } catch (err) {
     if (needsTransaction.has((err as { code?: string }).code ?? '')) return undefined;
     throw err;

@@ -7,7 +7,7 @@
 // transactional path (src/ingest/ingest.ts).
 import type { Deps } from '../deps.ts';
 import { aliasIdsOf, mergeCandidates, settleMerges } from '../identities/resolve.ts';
-import { addedColumns, savedColumns, toTotals } from '../stats/stats.repo.ts';
+import { addedColumns, savedColumns } from '../stats/stats.repo.ts';
 import { sampleColumns } from '../servers/metrics.repo.ts';
 import { batchChanges, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
@@ -44,7 +44,7 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
     const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
     if (applied) {
       rememberPresentTotals(deps, serverId, absolute, applied.added, applied.tag);
-      const totals = new Map([...absolute, ...applied.added.map((row) => [row.platformId, toTotals(row)] as const)]);
+      const totals = new Map([...absolute, ...applied.added]);
       return {
         result: { accepted: accepted.length, duplicates: events.length - accepted.length, started: accepted.some((e) => e.type === 'server.started') },
         merges: settleMerges(candidates, new Set(applied.orphans), deps.caches.mergeChecked),

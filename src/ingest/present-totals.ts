@@ -5,8 +5,7 @@
 // made again with the rows read.
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.ts';
-import { loadTotalsAsRead, toTotals } from '../stats/stats.repo.ts';
-import type { TotalsRow } from '../stats/stats.repo.ts';
+import { loadTotalsAsRead } from '../stats/stats.repo.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 
 export interface TaggedTotals {
@@ -42,12 +41,12 @@ export async function presentTotalsAsRead(deps: Deps, serverId: string, platform
  * After a call: the present players' totals it saved, and the rows it added to that are held here
  * (a player present in an earlier batch who only killed in this one), all tagged with its xmin.
  */
-export function rememberPresentTotals(deps: Deps, serverId: string, saved: Map<string, PlayerTotals>, added: TotalsRow[], tag: string): void {
+export function rememberPresentTotals(deps: Deps, serverId: string, saved: Map<string, PlayerTotals>, added: Map<string, PlayerTotals>, tag: string): void {
   const cache = deps.caches.presentTotals;
   for (const [id, totals] of saved) cache.set(keyOf(serverId, id), { totals, tag });
-  for (const row of added) {
-    const key = keyOf(serverId, row.platformId);
-    if (cache.has(key)) cache.set(key, { totals: toTotals(row), tag });
+  for (const [id, totals] of added) {
+    const key = keyOf(serverId, id);
+    if (cache.has(key)) cache.set(key, { totals, tag });
   }
 }
 

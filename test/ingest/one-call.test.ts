@@ -10,7 +10,8 @@ import { createPresentTotals } from '../../src/ingest/present-totals.ts';
 import { applyBatchInOneCall, killColumns, playerColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
 import { commitInOneCall } from '../../src/ingest/one-call.ts';
-import { addedColumns, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
+import { addedColumns, loadTotals, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
+import { emptyTotals } from '../../src/stats/totals.ts';
 import { t0, testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { player, tenant } from '../helpers/seed.ts';
@@ -100,6 +101,27 @@ test('a call whose read rows changed meanwhile, or with an id seen before, chang
   t.is(await version(), 1);
   t.truthy(await call(tag, [randomUUID()]), 'the row as read, a new id');
   t.is(await version(), 2);
+});
+
+test('a call answers the totals it added to as stored, whatever the name holds, with timestamps to the millisecond or none', async (t) => {
+  const a = await tenant(env.deps);
+  const [p1, p2] = [player(1).platformId, player(2).platformId];
+  const onlineAt = new Date(t0 - 61_123).toISOString();
+  await env.deps.db.query(
+    `INSERT INTO server_players (server_id, platform_id, name, kills, kill_distance_sum, online_at, presence_at, name_at)
+     VALUES ($1, $2, 'old', 2, 10.25, $3, $3, $3)`, [a.serverId, p1, onlineAt]);
+  const name = 'tab\there\nnew "line" \\ é 🎮 \u0001';
+  const delta = (kills: number, nameAtMs: number | null) => ({ ...emptyTotals(), name: nameAtMs === null ? null : name, kills, killDistanceSum: 0.5, shotsFired: 2 ** 40, nameAtMs });
+  const newestAt = new Date(t0).toISOString();
+  const applied = await applyBatchInOneCall(env.deps.db, a.serverId, {
+    receivedAt: newestAt, eventIds: [randomUUID()], kills: killColumns([], []), expected: { ids: [], tags: [] },
+    save: savedColumns(new Map()), add: addedColumns(new Map([[p1, delta(1, t0 - 5_001)], [p2, delta(3, null)]])),
+    samples: sampleColumns([]), newestAt, status: null, dayzIds: [], players: playerColumns(new Map()),
+  }, env.deps.caches.playersStored);
+  const stored = await loadTotals(env.deps.db, a.serverId, [p1, p2]);
+  t.deepEqual(applied?.added, stored);
+  t.like(applied?.added.get(p1), { name, kills: 3, killDistanceSum: 10.75, shotsFired: 2 ** 40, onlineAtMs: t0 - 61_123, presenceAtMs: t0 - 61_123, nameAtMs: t0 - 5_001 });
+  t.like(applied?.added.get(p2), { name: null, kills: 3, onlineAtMs: null, presenceAtMs: null, nameAtMs: null });
 });
 
 test('a batch whose present players this process wrote last is applied without reading them first; a row written elsewhere since is read again', async (t) => {
