@@ -19,10 +19,11 @@ const snowflakePattern = /^[0-9]{17,20}$/;
 const discordEpochMs = 1420070400000n;
 
 export function isSteam64(id: string): boolean {
-  if (!digits17.test(id)) return false;
-  const n = BigInt(id);
-  return n >= steam64Min && n <= steam64Max;
+  // Texts of 17 digits compare as their numbers do: no BigInt for each of a batch's thousand ids.
+  return digits17.test(id) && id >= steam64MinText && id <= steam64MaxText;
 }
+const steam64MinText = steam64Min.toString();
+const steam64MaxText = steam64Max.toString();
 
 /** The DayZ ID: base64url(SHA-256(Steam64 as decimal text)), `=` kept; 44 characters. */
 export function dayzIdOf(steam64: string): string {

@@ -34,6 +34,14 @@ test('Steam64 range edges', (t) => {
   t.false(isSteam64('7656119800000000a'));
 });
 
+test('property: a text of 17 digits is a Steam64 exactly when its number lies in the range', (t) => {
+  const near = (edge: bigint) => fc.bigInt({ min: edge - 1000n, max: edge + 1000n });
+  const seventeen = fc.oneof(near(steam64Min), near(steam64Max), fc.bigInt({ min: 10n ** 16n, max: 10n ** 17n - 1n })).map(String);
+  fc.assert(fc.property(seventeen, (id) => isSteam64(id) === (BigInt(id) >= steam64Min && BigInt(id) <= steam64Max)));
+  fc.assert(fc.property(fc.string(), (id) => !isSteam64(id) || /^[0-9]{17}$/.test(id)));
+  t.pass();
+});
+
 test('platform id kinds: Steam64, DayZ ID, console id; nothing else', (t) => {
   t.is(platformIdKind('76561198000000001'), 'steam64');
   t.is(platformIdKind('zirYiNHKZT2d5K7rusVdbSWNzF6AUa2PQFSg9EuYkGE='), 'dayzId');
