@@ -6,6 +6,8 @@ import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
+import { pgArray } from '../store/pg-array.ts';
+import type { Column } from '../store/pg-array.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 
 type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
@@ -34,7 +36,7 @@ export async function claimEventIds(db: Queryable, serverId: string, eventIds: s
 export const isoMicros = (us: number) => `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, '0')}Z`;
 
 /** Kills as the columns of the kills table, each at its microsecond timestamp. */
-export const killColumns = (kills: KillEvent[], micros: number[]): unknown[] => [
+export const killColumns = (kills: KillEvent[], micros: number[]): Column[] => [
   micros.map(isoMicros),
   kills.map((k) => k.killer.platformId), kills.map((k) => k.killer.name),
   kills.map((k) => k.victim.platformId), kills.map((k) => k.victim.name),
@@ -109,7 +111,7 @@ export async function insertKills(db: Queryable, serverId: string, kills: KillEv
 export type SeenPlayers = Map<string, { name: string; firstMs: number; lastMs: number }>;
 
 /** Players as the columns of the players table, in platform-id order (so two writers never deadlock). */
-export const playerColumns = (seen: SeenPlayers): unknown[] => {
+export const playerColumns = (seen: SeenPlayers): Column[] => {
   const ids = [...seen.keys()].sort();
   const at = (ms: number) => new Date(ms).toISOString();
   const steam = ids.map((id) => isSteam64(id));
@@ -219,16 +221,16 @@ export interface OneCallBatch {
   receivedAt: string;
   eventIds: string[];
   /** killColumns, savedColumns, addedColumns and sampleColumns of the batch. */
-  kills: unknown[];
+  kills: Column[];
   expected: { ids: string[]; tags: (string | null)[] };
-  save: unknown[];
-  add: unknown[];
-  samples: unknown[];
+  save: Column[];
+  add: Column[];
+  samples: Column[];
   newestAt: string;
   status: Record<string, unknown> | null;
   dayzIds: string[];
   /** playerColumns of the players to store. */
-  players: unknown[];
+  players: Column[];
 }
 
 /**
@@ -238,8 +240,8 @@ export interface OneCallBatch {
  */
 const needsTransaction = new Set(['IB001', '23505']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
-  serverId, b.receivedAt, b.eventIds, ...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples,
-  b.newestAt, b.status === null ? null : JSON.stringify(b.status), b.dayzIds, ...b.players,
+  serverId, b.receivedAt, pgArray(b.eventIds), ...[...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples].map(pgArray),
+  b.newestAt, b.status === null ? null : JSON.stringify(b.status), pgArray(b.dayzIds), ...b.players.map(pgArray),
 ];
 
 /** What one call applied: `tag` is the xmin of every server_players row it wrote (its transaction's id). */

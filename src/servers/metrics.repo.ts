@@ -1,6 +1,7 @@
 // SQL of the stored status samples (server_metrics): written by ingestion, read by the dashboard's
 // chart a time range at a time, pruned by the worker.
 import type { Queryable } from '../store/db.ts';
+import type { Column } from '../store/pg-array.ts';
 
 export interface MetricsSample {
   at: string;
@@ -19,7 +20,7 @@ export interface NewSample {
 }
 
 /** Samples as the columns of server_metrics. */
-export const sampleColumns = (samples: NewSample[]): unknown[] => [
+export const sampleColumns = (samples: NewSample[]): Column[] => [
   samples.map((s) => new Date(s.atMs).toISOString()), samples.map((s) => s.online),
   samples.map((s) => s.players ?? null), samples.map((s) => s.fps ?? null), samples.map((s) => s.uptimeSeconds ?? null),
 ];

@@ -1,5 +1,6 @@
 // SQL for per-server player totals (server_players), the truth behind leaderboards and online windows.
 import type { Queryable } from '../store/db.ts';
+import type { Column } from '../store/pg-array.ts';
 import type { PlayerTotals } from './totals.ts';
 
 export interface TotalsRow {
@@ -71,7 +72,7 @@ export async function totalsPage(db: Queryable, serverId: string, afterPlatformI
 const byPlatformId = (totals: Map<string, PlayerTotals>) => [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Whole totals as the columns saveTotals (and the one-call path) take, in platform-id order, so two writers never deadlock. */
-export function savedColumns(totals: Map<string, PlayerTotals>): unknown[] {
+export function savedColumns(totals: Map<string, PlayerTotals>): Column[] {
   const entries = byPlatformId(totals);
   const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   return [
@@ -83,7 +84,7 @@ export function savedColumns(totals: Map<string, PlayerTotals>): unknown[] {
 }
 
 /** Counters to add as the columns addTotals (and the one-call path) take, in platform-id order. */
-export function addedColumns(deltas: Map<string, PlayerTotals>): unknown[] {
+export function addedColumns(deltas: Map<string, PlayerTotals>): Column[] {
   const entries = byPlatformId(deltas);
   const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   return [
