@@ -37,6 +37,8 @@ export const perServerQueued = 8;
 /** Batches of all servers that may wait in one process (each holds its parsed body in memory). */
 export const allQueued = 64;
 
+const refusal = () => new ApiError('RATE_LIMITED', 'too many batches in flight; retry shortly', { retryAfter: 1 }, { 'Retry-After': '1' });
+
 export class IngestGate {
   private readonly servers = new Map<string, Gate>();
   private readonly all: Gate;
@@ -45,17 +47,30 @@ export class IngestGate {
     this.all = new Gate(Math.max(1, poolSize - 1));
   }
 
+  /**
+   * Refuses a batch that run() would refuse now, before its body is read and parsed: under
+   * overload, a refused batch then costs no parsing. Nothing is reserved (a slow upload holds no
+   * place), so run() decides again.
+   */
+  refuseWhenFull(serverId: string): void {
+    if (this.full(this.servers.get(serverId)?.busy ?? 0)) throw refusal();
+  }
+
   async run<T>(serverId: string, work: () => Promise<T>): Promise<T> {
     let gate = this.servers.get(serverId);
     if (!gate) this.servers.set(serverId, (gate = new Gate(perServerInFlight)));
-    if (gate.busy >= perServerInFlight + perServerQueued || this.all.busy >= this.all.limit + allQueued) {
+    if (this.full(gate.busy)) {
       if (gate.busy === 0) this.servers.delete(serverId);
-      throw new ApiError('RATE_LIMITED', 'too many batches in flight; retry shortly', { retryAfter: 1 }, { 'Retry-After': '1' });
+      throw refusal();
     }
     try {
       return await gate.run(() => this.all.run(work));
     } finally {
       if (gate.busy === 0) this.servers.delete(serverId);
     }
+  }
+
+  private full(serverBusy: number): boolean {
+    return serverBusy >= perServerInFlight + perServerQueued || this.all.busy >= this.all.limit + allQueued;
   }
 }

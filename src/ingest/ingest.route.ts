@@ -31,6 +31,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
       throw new ApiError('RATE_LIMITED', 'ingest rate exceeded', { retryAfter }, { 'Retry-After': String(retryAfter) });
     }
     if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
+    gate.refuseWhenFull(serverId);
     await next();
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;

@@ -114,8 +114,38 @@ test('batches of one server beyond the in-process queue are refused with 429 and
   const held = Array.from({ length: perServerInFlight + perServerQueued }, () => gate.run('s1', () => hold));
   const refused = await gate.run('s1', async () => 'ran').catch((err: { status: number; headers: Record<string, string> }) => err);
   t.like(refused, { status: 429, headers: { 'Retry-After': '1' } });
+  t.throws(() => gate.refuseWhenFull('s1'), { message: 'too many batches in flight; retry shortly' }, 'refused before its body is read, too');
+  t.notThrows(() => gate.refuseWhenFull('s2'));
   t.is(await gate.run('s2', async () => 'ran'), 'ran', 'another server is not held up by it');
   release();
   await Promise.all(held);
+  t.notThrows(() => gate.refuseWhenFull('s1'));
   t.is(await gate.run('s1', async () => 'ran'), 'ran', 'the queue drains');
+});
+
+test('a batch beyond the queue is refused before its body is parsed; the batches held all land once released', async (t) => {
+  const a = await tenant(env.deps);
+  const post = () => env.request.post(`/api/servers/${a.serverId}/events`).set('Authorization', `Bearer ${a.token}`).type('json');
+  // The server's batches wait for its lock, held here, each holding its place in the gate.
+  const lock = await env.deps.db.connect();
+  const unlock = () => lock.query('SELECT pg_advisory_unlock_all()');
+  t.teardown(async () => {
+    await unlock();
+    lock.release();
+  });
+  await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [a.serverId]);
+  const X = env.clock.now() - 60_000;
+  const held = Array.from({ length: perServerInFlight + perServerQueued }, (_, b) =>
+    post().send({ events: [{ id: randomUUID(), type: 'kill', ts: X + b, killer: player(1), victim: player(2), weapon: 'M4A1', distance: 10, isHeadshot: false }] }).then((r) => r));
+  // A body that is not JSON: 400 while there is room, 429 (and not parsed) once the gate is full.
+  let answer = await post().send('{');
+  for (let tries = 0; answer.status === 400 && tries < 100; tries++) answer = await post().send('{');
+  await unlock();
+  const landed = await Promise.all(held);
+  t.is(answer.status, 429);
+  t.like(answer.body, { error: 'RATE_LIMITED', message: 'too many batches in flight; retry shortly', retryAfter: 1 });
+  t.is(answer.headers['retry-after'], '1');
+  t.deepEqual(landed.map((r) => r.status), Array(perServerInFlight + perServerQueued).fill(200));
+  const { rows } = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = $1', [a.serverId]);
+  t.is(rows[0]!.n, perServerInFlight + perServerQueued);
 });
