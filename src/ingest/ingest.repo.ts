@@ -216,7 +216,7 @@ export async function deleteEventIdsBefore(db: Queryable, beforeIso: string): Pr
   return rowCount ?? 0;
 }
 
-/** What the one-call path sends (migrations/1732360000000_ingest-apply-batch.sql takes it in this order). */
+/** What the one-call path sends (ingest_apply_batch_text, migrations/1732380000001_ingest-apply-batch-text.sql, takes it in this order). */
 export interface OneCallBatch {
   receivedAt: string;
   eventIds: string[];
@@ -270,7 +270,7 @@ export async function applyBatchInOneCall(db: Queryable, serverId: string, batch
     const { rows } = await db.query<ServerRecord & { added: string; orphans: string[]; storedPlayers: string; tag: string }>({
       name: 'ingest-apply-batch',
       text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", pg_current_xact_id()::xid::text AS tag,
-             ${serverRecordColumns} FROM ingest_apply_batch(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+             ${serverRecordColumns} FROM ingest_apply_batch_text(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
       values,
     });
     const { added, orphans, storedPlayers, tag, ...server } = rows[0]!;
