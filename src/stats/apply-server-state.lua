@@ -13,8 +13,8 @@
 -- KEYS: players, lb:kills, lb:kd, online, status, pages, gen, meta, applied (src/stats/ranking.ts)
 -- ARGV[1]: version, ARGV[2]: mode = "batch" | "rebuild" | "rebuilt", ARGV[3]: token (rebuilds),
 -- ARGV[4]: status json or "", ARGV[5]: ms before which online-window entries are stale and dropped,
--- ARGV[6]: a JSON array of 6 values a player: platformId, kd-ranking member or "" (unranked),
--- totals json, kills-ranking score (text: exact), kd-ranking score, online ms or -1 (one flat
+-- ARGV[6]: a JSON array of 6 texts a player: platformId, kd-ranking member or "" (unranked),
+-- totals json, kills-ranking score (exact), kd-ranking score, online ms or "" (offline) (one flat
 -- array: it decodes faster than an array a player, and far faster than as many arguments, which
 -- cost the client as much again)
 -- Returns the new generation; -1 when the server's derived state is missing or being rebuilt (a
@@ -54,34 +54,41 @@ for i = 1, #ids, 1000 do
   for j = 1, #chunk do olds[i + j - 1] = chunk[j] end
 end
 
+-- Counted appends and text kept as text: in a loop over a thousand players, '#t + 1' and turning
+-- numbers into text (the version, scores) were a good part of the script's time.
+local tag = ARGV[1] .. '|'
 local values, stale, unranked, kills, kd, online, offline = {}, {}, {}, {}, {}, {}, {}
+local nv, ns, nu, nk, nd, non, noff = 0, 0, 0, 0, 0, 0, 0
 for n, platformId in ipairs(ids) do
   local i = 1 + (n - 1) * width
   local member = p[i + 1]
   local write = true
   local old = olds[n]
   if old then
-    local oldVersion, oldMember = string.match(old, '^(%d+)|([^|]*)|')
+    local a = string.find(old, '|', 1, true)
+    local b = string.find(old, '|', a + 1, true)
+    local oldVersion, oldMember = tonumber(string.sub(old, 1, a - 1)), string.sub(old, a + 1, b - 1)
     -- A batch needs a newer version than stored; a rebuild's own pages never meet a newer one,
     -- except a batch written after it began, which it must not undo.
-    if (not rebuilding and tonumber(oldVersion) >= version) or (rebuilding and tonumber(oldVersion) > version) then
+    if (not rebuilding and oldVersion >= version) or (rebuilding and oldVersion > version) then
       write = false
     elseif oldMember ~= '' and oldMember ~= member then
-      stale[#stale + 1] = oldMember
-      if member == '' then unranked[#unranked + 1] = platformId end
+      ns = ns + 1; stale[ns] = oldMember
+      if member == '' then nu = nu + 1; unranked[nu] = platformId end
     end
   end
   if write then
-    values[#values + 1] = platformId
-    values[#values + 1] = version .. '|' .. member .. '|' .. p[i + 2]
+    values[nv + 1] = platformId
+    values[nv + 2] = tag .. member .. '|' .. p[i + 2]
+    nv = nv + 2
     if member ~= '' then
-      kills[#kills + 1] = p[i + 3]; kills[#kills + 1] = platformId
-      kd[#kd + 1] = p[i + 4]; kd[#kd + 1] = member
+      kills[nk + 1] = p[i + 3]; kills[nk + 2] = platformId; nk = nk + 2
+      kd[nd + 1] = p[i + 4]; kd[nd + 2] = member; nd = nd + 2
     end
-    if p[i + 5] >= 0 then
-      online[#online + 1] = p[i + 5]; online[#online + 1] = platformId
+    if p[i + 5] ~= '' then
+      online[non + 1] = p[i + 5]; online[non + 2] = platformId; non = non + 2
     else
-      offline[#offline + 1] = platformId
+      noff = noff + 1; offline[noff] = platformId
     end
   end
 end

@@ -39,12 +39,12 @@ export const rankingMemberOf = (platformId: string, t: Pick<PlayerTotals, 'kills
 export const memberPlatformId = (member: string) => member.slice(2 * width + 1);
 
 /**
- * The player's scores in the two rankings. The kills score is text: as a number it could lose
- * digits on its way through Lua, whose numbers print with 14.
+ * The player's scores in the two rankings, as text: as a number the kills score could lose digits
+ * on its way through Lua, whose numbers print with 14, and text passes through it unconverted.
  */
-export function rankingScores(t: Pick<PlayerTotals, 'kills' | 'deaths'>): Record<RankingSet, string | number> {
+export function rankingScores(t: Pick<PlayerTotals, 'kills' | 'deaths'>): Record<RankingSet, string> {
   const kills = -Math.min(t.kills, maxScored) * (maxScored + 1) + Math.min(t.deaths, maxScored);
-  return { kills: String(kills), kd: -Math.round(kdOf(t.kills, t.deaths) * 100) };
+  return { kills: String(kills), kd: String(-Math.round(kdOf(t.kills, t.deaths) * 100)) };
 }
 
 export interface LeaderboardEntry {

@@ -59,10 +59,10 @@ export async function writeServerState(
   redis: AppRedis, serverId: string, version: number, mode: WriteMode, totals: Map<string, PlayerTotals>,
   staleBeforeMs: number, statusJson = '', rebuildToken = '',
 ): Promise<boolean> {
-  const players: (string | number)[] = [];
+  const players: string[] = [];
   for (const [platformId, t] of totals) {
     const scores = rankingScores(t);
-    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.kills, scores.kd, t.onlineAtMs ?? -1);
+    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.kills, scores.kd, t.onlineAtMs === null ? '' : String(t.onlineAtMs));
   }
   return (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !== -1;
 }
