@@ -22,7 +22,7 @@
 //   trust:{tb:<n>}:<platformId>:score  string staleAtMs, proof and rendered TrustScore body, one a line (TTL until stale)
 //   trust:{tb:<n>}:computing hash  platformId -> token of the computation of its score under way; a drop removes the
 //     player, so a score computed from older evidence is not stored
-//     (n: one of 64 buckets by the platform id's hash, so a batch's players are dropped in two commands a bucket)
+//     (n: one of 8 buckets by the platform id's hash, so a batch's players are dropped in one script call a bucket)
 //   chat:sig:<signature>     a chat-bot signature already used (kept for twice the 300 s window)
 import type { RankingSet } from '../stats/ranking.ts';
 
@@ -48,7 +48,7 @@ export const dataApiSwitchKey = 'operator:data-api';
 export const laggingServersKey = 'meta:lagging';
 export const jobLockKey = (job: string) => `lock:${job}`;
 export const chatSignatureKey = (signature: string) => `chat:sig:${signature}`;
-const trustScoreBuckets = 64;
+const trustScoreBuckets = 8;
 
 /** The bucket of a player's score keys: FNV-1a of the platform id. */
 function trustScoreBucket(platformId: string): number {

@@ -11,6 +11,8 @@ const scripts = {
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
+  // Called with the number of its keys first (one bucket's players).
+  dropTrustScores: { file: '../trust/drop-scores.lua', keys: undefined },
 } as const;
 
 type ScriptReply = Promise<unknown>;

@@ -59,14 +59,13 @@ export async function storeScore(redis: AppRedis, platformId: string, token: str
   return (await redis.storeTrustScore(keys.score, keys.computing, platformId, token, encode(score, nowMs + ttl), ttl)) === 1;
 }
 
-/** Ids per command: a bucket can hold a whole batch's players, and a command's arguments are kept small. */
+/** Players per call: a bucket can hold a whole batch's players, and a call's arguments are kept small. */
 const dropChunk = 500;
 
 /**
- * Drops the cached scores of these players: per bucket of keys, one HDEL of their computations
- * under way, then one DEL of their scores, in this order: a store that passed its check before the
- * HDEL wrote a score the DEL then removes; one after it finds no computation and stores nothing.
- * (Ingestion drops up to a thousand players a batch: a few commands, not three a player.)
+ * Drops the cached scores of these players: one script call per bucket of keys (8 buckets, so a
+ * batch's players take a few calls, not two commands a player), which removes their computations
+ * under way and then their scores (src/trust/drop-scores.lua).
  */
 export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<void> {
   const buckets = new Map<string, { ids: string[]; scores: string[] }>();
@@ -76,12 +75,14 @@ export async function dropScores(redis: AppRedis, platformIds: Iterable<string>)
     bucket.ids.push(id);
     bucket.scores.push(keys.score);
   }
-  // Plain commands, not a pipeline of their own: they leave in the write of whatever else this
-  // tick sends (ingestion's derived state, the invalidation broadcast), in the order issued.
+  // Not a pipeline of their own: the calls leave in the write of whatever else this tick sends
+  // (ingestion's derived state, the invalidation broadcast), in the order issued.
   const sent: Promise<unknown>[] = [];
   for (const [computing, { ids, scores }] of buckets) {
-    for (let i = 0; i < ids.length; i += dropChunk) sent.push(redis.hdel(computing, ...ids.slice(i, i + dropChunk)));
-    for (let i = 0; i < scores.length; i += dropChunk) sent.push(redis.del(...scores.slice(i, i + dropChunk)));
+    for (let i = 0; i < ids.length; i += dropChunk) {
+      const chunk = scores.slice(i, i + dropChunk);
+      sent.push(redis.dropTrustScores(1 + chunk.length, computing, ...chunk, ...ids.slice(i, i + dropChunk)));
+    }
   }
   await Promise.all(sent);
 }
