@@ -88,13 +88,21 @@ test('the mirror equals the pool after concurrent writers, round after round', a
 
   for (let round = 0; round < rounds; round++) {
     let writing = true;
+    // The writers' last changes wait for the mirror's first sync, so at least two syncs overlap
+    // the writers however fast a loaded machine runs one or the other.
+    let firstSyncDone!: () => void;
+    const firstSync = new Promise<void>((resolve) => (firstSyncDone = resolve));
     const work = Promise.all(Array.from({ length: writers }, async () => {
-      for (let i = 0; i < opsPerWriter; i++) await inTransaction(env.deps.db, (tx) => writeOnce(tx, accounts, at)).catch(() => undefined);
+      for (let i = 0; i < opsPerWriter; i++) {
+        if (i === opsPerWriter - 1) await firstSync;
+        await inTransaction(env.deps.db, (tx) => writeOnce(tx, accounts, at)).catch(() => undefined);
+      }
     })).finally(() => { writing = false; });
     let syncs = 0;
     while (writing) {
       await syncMirror(mirror, options);
       syncs++;
+      firstSyncDone();
     }
     await work;
     await feedSettled(env);
