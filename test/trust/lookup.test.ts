@@ -11,6 +11,7 @@ import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
 import { linkChatUser } from '../../src/trust/player.repo.ts';
 import { invalidateTrustScores } from '../../src/trust/lookup.ts';
 import { beginScore, cachedScore, storeScore } from '../../src/trust/score.store.ts';
+import { trustScoreKeys } from '../../src/store/keys.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
@@ -158,6 +159,23 @@ test('invalidating a batch of players drops every one of their cached scores, wh
   const after = await beginScore(env.deps.redis, ids[0]!);
   t.true(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a computation begun after the drop is stored');
   t.false(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a token is used once');
+});
+
+test('a bucket holding more players than one call carries is dropped whole, over several calls', async (t) => {
+  const env = await envFor(t);
+  // 600 players whose keys share one bucket: more than the 500 a drop call carries.
+  const bucketOf = (id: string) => trustScoreKeys(id).computing;
+  const candidates = Array.from({ length: 8000 }, (_, i) => player(5000 + i).platformId);
+  const ids = candidates.filter((id) => bucketOf(id) === bucketOf(candidates[0]!)).slice(0, 600);
+  t.is(ids.length, 600);
+  const score = { proof: '', body: Buffer.from('{}') };
+  await Promise.all(ids.map(async (id) => storeScore(env.deps.redis, id, await beginScore(env.deps.redis, id), score, t0, 60_000)));
+  const computing = await Promise.all(ids.map((id) => beginScore(env.deps.redis, id)));
+  await invalidateTrustScores(env.deps, ids);
+  const left = await Promise.all(ids.map((id) => cachedScore(env.deps.redis, id, t0)));
+  t.deepEqual(ids.filter((_, i) => left[i] !== undefined), [], 'no score is left');
+  const stored = await Promise.all(ids.map((id, i) => storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000)));
+  t.deepEqual(ids.filter((_, i) => stored[i]), [], 'no computation begun before the drop can store its score');
 });
 
 test('of two computations of a player side by side, only the one begun last is stored', async (t) => {
