@@ -112,10 +112,12 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
  */
 export async function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
   const keys = [...new Set(platformIds)];
-  // Issued in one tick: the broadcast follows the drops on the same connection, so no process
-  // hears of it before Redis has dropped them.
-  const dropped = dropScores(deps.redis, keys).catch((err: unknown) => {
+  const held = await dropScores(deps.redis, keys).catch((err: unknown) => {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
+    return keys;
   });
-  await Promise.all([dropped, invalidate(deps, { cache: 'trustScores', keys })]);
+  // A process keeps only scores it read from Redis, and never past their stale time (their Redis
+  // expiry): players of whom Redis held no score are held by no process, so they need no broadcast
+  // (the common case of an ingested batch). Sent after the drop: no process hears of it before.
+  if (held.length > 0) await invalidate(deps, { cache: 'trustScores', keys: held });
 }

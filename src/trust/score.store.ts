@@ -65,9 +65,10 @@ const dropChunk = 500;
 /**
  * Drops the cached scores of these players: one script call per bucket of keys (8 buckets, so a
  * batch's players take a few calls, not two commands a player), which removes their computations
- * under way and then their scores (src/trust/drop-scores.lua).
+ * under way and then their scores (src/trust/drop-scores.lua). Returns the players of the calls
+ * that found a stored score (a superset of the players that had one).
  */
-export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<void> {
+export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<string[]> {
   const buckets = new Map<string, { ids: string[]; scores: string[] }>();
   for (const id of new Set(platformIds)) {
     const keys = trustScoreKeys(id);
@@ -76,13 +77,14 @@ export async function dropScores(redis: AppRedis, platformIds: Iterable<string>)
     bucket.scores.push(keys.score);
   }
   // Not a pipeline of their own: the calls leave in the write of whatever else this tick sends
-  // (ingestion's derived state, the invalidation broadcast), in the order issued.
-  const sent: Promise<unknown>[] = [];
+  // (ingestion's derived state), in the order issued.
+  const calls: Promise<string[]>[] = [];
   for (const [computing, { ids, scores }] of buckets) {
     for (let i = 0; i < ids.length; i += dropChunk) {
-      const chunk = scores.slice(i, i + dropChunk);
-      sent.push(redis.dropTrustScores(1 + chunk.length, computing, ...chunk, ...ids.slice(i, i + dropChunk)));
+      const chunk = ids.slice(i, i + dropChunk);
+      const found = redis.dropTrustScores(1 + chunk.length, computing, ...scores.slice(i, i + dropChunk), ...chunk);
+      calls.push(found.then((n) => (Number(n) > 0 ? chunk : [])));
     }
   }
-  await Promise.all(sent);
+  return (await Promise.all(calls)).flat();
 }

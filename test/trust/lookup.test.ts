@@ -12,6 +12,7 @@ import { linkChatUser } from '../../src/trust/player.repo.ts';
 import { invalidateTrustScores } from '../../src/trust/lookup.ts';
 import { beginScore, cachedScore, storeScore } from '../../src/trust/score.store.ts';
 import { trustScoreKeys } from '../../src/store/keys.ts';
+import { invalidationChannel } from '../../src/store/invalidation.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
@@ -159,6 +160,29 @@ test('invalidating a batch of players drops every one of their cached scores, wh
   const after = await beginScore(env.deps.redis, ids[0]!);
   t.true(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a computation begun after the drop is stored');
   t.false(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a token is used once');
+});
+
+test('a drop is broadcast to the other processes only when Redis held a score of one of its players', async (t) => {
+  const env = await envFor(t);
+  const listener = env.deps.redis.duplicate();
+  await listener.connect();
+  t.teardown(() => listener.disconnect());
+  const heard: string[][] = [];
+  listener.on('message', (_channel: string, message: string) => heard.push((JSON.parse(message) as { keys: string[] }).keys));
+  await listener.subscribe(invalidationChannel(env.deps));
+  const [cached, ...others] = Array.from({ length: 40 }, (_, i) => player(9000 + i).platformId);
+  await invalidateTrustScores(env.deps, others);
+  const score = { proof: '', body: Buffer.from('{}') };
+  t.true(await storeScore(env.deps.redis, cached!, await beginScore(env.deps.redis, cached!), score, t0, 60_000));
+  await invalidateTrustScores(env.deps, [cached!, ...others]);
+  // A message published after the one awaited would arrive by now too: the listener reads in order.
+  await env.deps.redis.publish(invalidationChannel(env.deps), JSON.stringify({ cache: 'apiKey', key: 'marker' }));
+  for (let i = 0; i < 200 && !heard.some((keys) => keys === undefined); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  const drops = heard.filter((keys) => keys !== undefined);
+  t.is(drops.length, 1, 'one broadcast: the drop of players without stored scores sent none');
+  t.true(drops[0]!.includes(cached!), 'it names the player whose score was stored');
+  t.false(drops[0]!.some((id) => trustScoreKeys(id).computing !== trustScoreKeys(cached!).computing), 'and only players of that bucket');
+  t.is(await cachedScore(env.deps.redis, cached!, t0), undefined);
 });
 
 test('a bucket holding more players than one call carries is dropped whole, over several calls', async (t) => {
