@@ -1,10 +1,10 @@
-// Bounds what ingestion may hold of this process's PostgreSQL pool (a batch holds its slot for its
-// PostgreSQL phase only, not while it is parsed or written to Redis). Batches of one server share
-// a lock for their totals, so more than two of them in flight only hold connections while they
-// wait; and all batches together leave one connection free, so the Data API and the controller
-// are never starved by a server that pushes many batches at once. A batch beyond the bounds
-// waits in memory (holding no connection); beyond the queues (per server, and for the process as
-// a whole) it is refused with 429, which agents retry after Retry-After.
+// Bounds what ingestion may hold of this process. A server's batches take turns: two in their
+// PostgreSQL phase at most (they share a lock for their totals, so more only wait), eight more
+// waiting; all servers' batches admitted together are bounded too, each holding its parsed body in
+// memory. Beyond either bound a batch is refused with 429, which agents retry after Retry-After.
+// The connections ingestion holds are bounded apart from the batches (a group call carries many
+// batches on one): all of the pool but one, so the Data API and the controller are never starved
+// by servers that push many batches at once.
 import { ApiError } from '../http/errors.ts';
 
 class Gate {
@@ -34,17 +34,18 @@ class Gate {
 export const perServerInFlight = 2;
 /** Batches of one server that may wait in one process before more are refused. */
 export const perServerQueued = 8;
-/** Batches of all servers that may wait in one process (each holds its parsed body in memory). */
-export const allQueued = 64;
+/** Batches of all servers that one process may hold at once (in their PostgreSQL phase or waiting for it). */
+export const allAdmitted = 128;
 
 const refusal = () => new ApiError('RATE_LIMITED', 'too many batches in flight; retry shortly', { retryAfter: 1 }, { 'Retry-After': '1' });
 
 export class IngestGate {
   private readonly servers = new Map<string, Gate>();
-  private readonly all: Gate;
+  private admitted = 0;
+  private readonly connections: Gate;
 
   constructor(poolSize: number) {
-    this.all = new Gate(Math.max(1, poolSize - 1));
+    this.connections = new Gate(Math.max(1, poolSize - 1));
   }
 
   /**
@@ -56,6 +57,7 @@ export class IngestGate {
     if (this.full(this.servers.get(serverId)?.busy ?? 0)) throw refusal();
   }
 
+  /** Runs a batch's PostgreSQL phase in its server's turn. */
   async run<T>(serverId: string, work: () => Promise<T>): Promise<T> {
     let gate = this.servers.get(serverId);
     if (!gate) this.servers.set(serverId, (gate = new Gate(perServerInFlight)));
@@ -63,14 +65,21 @@ export class IngestGate {
       if (gate.busy === 0) this.servers.delete(serverId);
       throw refusal();
     }
+    this.admitted += 1;
     try {
-      return await gate.run(() => this.all.run(work));
+      return await gate.run(work);
     } finally {
+      this.admitted -= 1;
       if (gate.busy === 0) this.servers.delete(serverId);
     }
   }
 
+  /** Runs work that holds one of ingestion's connections. */
+  connection<T>(work: () => Promise<T>): Promise<T> {
+    return this.connections.run(work);
+  }
+
   private full(serverBusy: number): boolean {
-    return serverBusy >= perServerInFlight + perServerQueued || this.all.busy >= this.all.limit + allQueued;
+    return serverBusy >= perServerInFlight + perServerQueued || this.admitted >= allAdmitted;
   }
 }

@@ -238,7 +238,7 @@ export interface OneCallBatch {
  * nothing): the rows read changed (IB001), or an event id was seen before or a kill's timestamp is
  * taken (unique_violation of its plain inserts).
  */
-const needsTransaction = new Set(['IB001', '23505']);
+export const needsTransaction = new Set(['IB001', '23505']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
   serverId, b.receivedAt, pgArray(b.eventIds), ...[...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples].map(pgArray),
   b.newestAt, b.status === null ? null : JSON.stringify(b.status), pgArray(b.dayzIds), ...b.players.map(pgArray),
@@ -255,7 +255,7 @@ export interface AppliedBatch {
 
 /** A row of the call's out_added: the columns of server_players, timestamps as epoch ms. */
 type AddedRow = [string, string | null, number, number, number, number, number, number, number, number | null, number | null, number | null];
-const addedTotals = (json: string) => new Map((JSON.parse(json) as AddedRow[]).map(
+export const addedTotals = (json: string) => new Map((JSON.parse(json) as AddedRow[]).map(
   ([id, name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs]) =>
     [id, { name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs }] as const,
 ));

@@ -9,12 +9,18 @@ import { bearerToken } from '../http/credentials.ts';
 import { jsonParser } from '../http/body.ts';
 import { verifyIngestToken } from './ingest-token.ts';
 import { ingestBatch } from './ingest.ts';
+import type { IngestSlots } from './ingest.ts';
+import { OneCallGroups } from './one-call-groups.ts';
 import { IngestGate } from './ingest-gate.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
-  // One per web process: it bounds what this process's pool gives to ingestion.
+  // One per web process: it bounds what this process's pool gives to ingestion, and its group
+  // calls carry the common batches of many servers at once.
   const gate = new IngestGate(deps.config.pgPoolSize);
+  const connection: IngestSlots['connection'] = (work) => gate.connection(work);
+  const groups = new OneCallGroups(deps, connection);
+  const applyOneCall: IngestSlots['applyOneCall'] = (serverId, batch) => groups.apply(serverId, batch);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
 
   router.post('/api/servers/:serverId/events', async (ctx, next) => {
@@ -35,7 +41,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
     await next();
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, (work) => gate.run(serverId, work));
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, work), connection, applyOneCall });
   });
 
   return router;

@@ -12,8 +12,8 @@ import { batchChanges, onlineWindowMs, presentPlayers } from '../stats/totals.ts
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent, Rejection } from './events.ts';
-import { claimEventIds, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
-import type { SeenPlayers } from './ingest.repo.ts';
+import { applyBatchInOneCall, claimEventIds, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
+import type { AppliedBatch, OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import { isSteam64 } from '../identities/id-forms.ts';
 import { lockIdentitiesShared } from '../identities/identity.repo.ts';
 import { aliasIdsOf, mergesDue, resolveBatchIds } from '../identities/resolve.ts';
@@ -38,19 +38,38 @@ export interface DerivedChange {
   statusJson: string;
 }
 
-/** Runs a batch's PostgreSQL phase when the caller's bound on ingestion's connections allows it. */
+/** Runs work when a bound of the caller's allows it. */
 export type DbSlot = <T>(work: () => Promise<T>) => Promise<T>;
 const directly: DbSlot = (work) => work();
 
 /**
- * Applies a batch. Only its PostgreSQL phase runs in `dbSlot` (the web process's ingest gate):
- * parsing before it and the Redis writes after the commit hold no connection, so they need no slot.
+ * How a batch's PostgreSQL phase runs. A web process (src/ingest/ingest.route.ts) bounds it by its
+ * ingest gate and applies common batches in group calls; elsewhere (the demo, tests) each runs as it comes.
  */
-export async function ingestBatch(deps: Deps, serverId: string, body: unknown, dbSlot: DbSlot = directly): Promise<IngestResult> {
+export interface IngestSlots {
+  /** Runs the whole PostgreSQL phase in the server's turn. */
+  turn: DbSlot;
+  /** Runs work that holds a connection. */
+  connection: DbSlot;
+  /** Applies a common batch in one call (applyBatchInOneCall's contract). */
+  applyOneCall: (serverId: string, batch: OneCallBatch) => Promise<AppliedBatch | undefined>;
+}
+
+export const eachAsItComes = (deps: Deps): IngestSlots => ({
+  turn: directly,
+  connection: directly,
+  applyOneCall: (serverId, batch) => applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored),
+});
+
+/**
+ * Applies a batch. Only its PostgreSQL phase runs in the server's turn: parsing before it and the
+ * Redis writes after the commit hold no connection, so they need no turn.
+ */
+export async function ingestBatch(deps: Deps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes(deps)): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
-  const { result, merges, change } = await dbSlot(() => commitBatch(deps, serverId, events, arrivalMs));
+  const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots));
   // The derived state, and the players' cached trust scores (their play changed: recomputed on the
   // next lookup), side by side: each write is tagged or idempotent, and neither throws.
   if (change) await Promise.all([writeDerived(deps, serverId, change, arrivalMs), invalidateTrustScores(deps, change.totals.keys())]);
@@ -73,16 +92,18 @@ export interface CommittedBatch {
  * The batch's PostgreSQL phase: its players, then its events in one call when it is a common batch
  * (src/ingest/one-call.ts), else in one transaction claiming its ids and applying the new events.
  */
-async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<CommittedBatch> {
+async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, slots: IngestSlots): Promise<CommittedBatch> {
   // Steam64 players are stored before the batch's transaction, in a statement of their own: their
   // rows are then never held for a whole batch, which made concurrent batches naming the same
   // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
   // (A common batch stores them in its one call, before the server's lock as here.)
   const steam64s = steam64PlayersOf(events);
-  const inOneCall = await commitInOneCall(deps, serverId, events, arrivalMs, steam64s);
+  const inOneCall = await commitInOneCall(deps, serverId, events, arrivalMs, steam64s, slots);
   if (inOneCall) return inOneCall;
-  await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
-  const committed = await commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+  const committed = await slots.connection(async () => {
+    await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
+    return commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
+  });
   // Rows it wrote that the one-call path holds in memory: read again by the server's next batch.
   if (committed.change) forgetPresentTotals(deps, serverId, committed.change.totals.keys());
   return committed;

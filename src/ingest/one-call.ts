@@ -12,9 +12,9 @@ import { sampleColumns } from '../servers/metrics.repo.ts';
 import { batchChanges, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import type { IngestEvent } from './events.ts';
-import { applyBatchInOneCall, killColumns, killPlacer, playerColumns, playersToStore } from './ingest.repo.ts';
+import { killColumns, killPlacer, playerColumns, playersToStore } from './ingest.repo.ts';
 import type { OneCallBatch, SeenPlayers } from './ingest.repo.ts';
-import type { CommittedBatch } from './ingest.ts';
+import type { CommittedBatch, IngestSlots } from './ingest.ts';
 import { forgetPresentTotals, presentTotalsAsRead, rememberPresentTotals } from './present-totals.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
 
@@ -27,7 +27,7 @@ function firstOccurrences(events: IngestEvent[]): IngestEvent[] {
 }
 
 /** Applies the batch in one call; undefined when it is not a common batch or the call asks for the transactional path. */
-export async function commitInOneCall(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, steam64s: SeenPlayers): Promise<CommittedBatch | undefined> {
+export async function commitInOneCall(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, steam64s: SeenPlayers, slots: IngestSlots): Promise<CommittedBatch | undefined> {
   const accepted = firstOccurrences(events);
   const statuses = statusesToApply(accepted);
   if (aliasIdsOf(events).length > 0 || statuses.length > 1) return undefined;
@@ -37,11 +37,11 @@ export async function commitInOneCall(deps: Deps, serverId: string, events: Inge
   // Rows held in memory are stale when another process wrote them since: the call is refused, and
   // made once more with them read (still one round trip fewer than the transactional path).
   for (const fromMemory of [true, false]) {
-    const read = await presentTotalsAsRead(deps, serverId, present, fromMemory);
+    const read = await presentTotalsAsRead(deps, serverId, present, fromMemory, slots.connection);
     const stored = new Map([...read.rows].map(([id, { totals }]) => [id, totals]));
     const { absolute, deltas } = batchChanges(stored, accepted, present);
     const batch = oneCallBatch(accepted, arrivalMs, { status: statuses[0], present, read: read.rows, absolute, deltas, candidates, players });
-    const applied = await applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored);
+    const applied = await slots.applyOneCall(serverId, batch);
     if (applied) {
       rememberPresentTotals(deps, serverId, absolute, applied.added, applied.tag);
       const totals = new Map([...absolute, ...applied.added]);

@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.ts';
 import { loadTotalsAsRead } from '../stats/stats.repo.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
+import type { DbSlot } from './ingest.ts';
 
 export interface TaggedTotals {
   totals: PlayerTotals;
@@ -21,9 +22,9 @@ const keyOf = (serverId: string, platformId: string) => `${serverId}/${platformI
 
 /**
  * The players' stored rows with their tags: from memory where this process wrote them last (when
- * `useMemory`), else read. `fromMemory` tells whether any came from memory.
+ * `useMemory`), else read holding a `connection`. `fromMemory` tells whether any came from memory.
  */
-export async function presentTotalsAsRead(deps: Deps, serverId: string, platformIds: Iterable<string>, useMemory: boolean): Promise<{ rows: Map<string, TaggedTotals>; fromMemory: boolean }> {
+export async function presentTotalsAsRead(deps: Deps, serverId: string, platformIds: Iterable<string>, useMemory: boolean, connection: DbSlot): Promise<{ rows: Map<string, TaggedTotals>; fromMemory: boolean }> {
   const rows = new Map<string, TaggedTotals>();
   const unknown: string[] = [];
   for (const id of platformIds) {
@@ -33,7 +34,7 @@ export async function presentTotalsAsRead(deps: Deps, serverId: string, platform
     else unknown.push(id);
   }
   const fromMemory = rows.size > 0;
-  for (const [id, row] of await loadTotalsAsRead(deps.db, serverId, unknown)) rows.set(id, row);
+  if (unknown.length > 0) for (const [id, row] of await connection(() => loadTotalsAsRead(deps.db, serverId, unknown))) rows.set(id, row);
   return { rows, fromMemory };
 }
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { parseBatch } from '../../src/ingest/events.ts';
-import { commitInTransaction, ingestBatch, steam64PlayersOf } from '../../src/ingest/ingest.ts';
+import { commitInTransaction, eachAsItComes, ingestBatch, steam64PlayersOf } from '../../src/ingest/ingest.ts';
 import { createPresentTotals } from '../../src/ingest/present-totals.ts';
 import { applyBatchInOneCall, killColumns, playerColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
@@ -62,7 +62,7 @@ test('property: batch after batch, the one-call path leaves the stores as the tr
       const viaOneCall = parseBatch(structuredClone(body), arrivalMs).events;
       if (viaOneCall.length === 0) throw new Error('every generated event is valid');
       const steam64s = steam64PlayersOf(viaOneCall);
-      const done = await commitInOneCall(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s);
+      const done = await commitInOneCall(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s, eachAsItComes(env.deps));
       paths[done ? 'oneCall' : 'transaction'] += 1;
       if (!done) await upsertPlayers(env.deps.db, steam64s);
       const first = done ?? (await commitInTransaction(env.deps, a.serverId, viaOneCall, arrivalMs, steam64s));

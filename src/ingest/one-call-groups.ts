@@ -1,0 +1,86 @@
+// Applies a web process's common batches in group calls: batches of different servers that are
+// ready while the process's calls are under way wait and go together in the next one
+// (src/ingest/one-call-group.repo.ts), so under load a call, its transaction and each of its
+// statements carry many batches, and when the process is idle a batch goes at once, alone. A
+// server's batches never share a call, nor go while one of them is in a call: the second would
+// find the rows the first wrote not as it read them.
+import type { Deps } from '../deps.ts';
+import { applyBatchInOneCall } from './ingest.repo.ts';
+import type { AppliedBatch, OneCallBatch } from './ingest.repo.ts';
+import { applyBatchesInOneCall, needsOwnCall } from './one-call-group.repo.ts';
+import type { DbSlot } from './ingest.ts';
+
+interface Waiting {
+  serverId: string;
+  batch: OneCallBatch;
+  resolve: (applied: AppliedBatch | undefined) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Calls under way at once: one being built and sent while PostgreSQL runs the other. */
+const callsAtOnce = 2;
+/** Batches a call carries at most (its arrays grow with them; beyond this a call gains little). */
+const batchesPerCall = 64;
+
+export class OneCallGroups {
+  private waiting: Waiting[] = [];
+  private calls = 0;
+  private readonly inCall = new Set<string>();
+
+  /** `connection` bounds the connections the calls hold (src/ingest/ingest-gate.ts). */
+  constructor(private readonly deps: Deps, private readonly connection: DbSlot) {}
+
+  /** As applyBatchInOneCall: the batch applied, or undefined when its rows changed since read or it needs the transactional path. */
+  apply(serverId: string, batch: OneCallBatch): Promise<AppliedBatch | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ serverId, batch, resolve, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.calls < callsAtOnce && this.waiting.some((w) => !this.inCall.has(w.serverId))) {
+      this.calls += 1;
+      let group: Waiting[] = [];
+      // The group is taken once the connection is held: batches that come while it waits for one go too.
+      void this.connection(async () => {
+        group = this.takeGroup();
+        for (const w of group) this.inCall.add(w.serverId);
+        if (group.length > 0) await this.call(group);
+      }).finally(() => {
+        this.calls -= 1;
+        for (const w of group) this.inCall.delete(w.serverId);
+        this.next();
+      });
+    }
+  }
+
+  /** The oldest waiting batch of each server that has none in a call, up to a call's worth. */
+  private takeGroup(): Waiting[] {
+    const group: Waiting[] = [];
+    const servers = new Set<string>();
+    const rest: Waiting[] = [];
+    for (const w of this.waiting) {
+      const fits = group.length < batchesPerCall && !servers.has(w.serverId) && !this.inCall.has(w.serverId);
+      if (fits) servers.add(w.serverId);
+      (fits ? group : rest).push(w);
+    }
+    this.waiting = rest;
+    return group;
+  }
+
+  /** Settles every batch of the group; never rejects. */
+  private async call(group: Waiting[]): Promise<void> {
+    const alone = (w: Waiting) => applyBatchInOneCall(this.deps.db, w.serverId, w.batch, this.deps.caches.playersStored).then(w.resolve, w.reject);
+    if (group.length === 1) return alone(group[0]!);
+    try {
+      const applied = await applyBatchesInOneCall(this.deps.db, group, this.deps.caches.playersStored);
+      group.forEach((w, i) => w.resolve(applied[i]));
+    } catch (err) {
+      // The call stored nothing. A repeated event id or a taken kill timestamp is one batch's
+      // (a deadlock, the call's): each batch goes on its own, and only that one needs more.
+      if (!needsOwnCall(err)) for (const w of group) w.reject(err);
+      else for (const w of group) await alone(w);
+    }
+  }
+}
