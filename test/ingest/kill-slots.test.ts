@@ -4,7 +4,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../src/store/db.ts';
 import { insertKills } from '../../src/ingest/ingest.repo.ts';
-import { IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
+import { allAdmitted, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -121,6 +121,33 @@ test('batches of one server beyond the in-process queue are refused with 429 and
   await Promise.all(held);
   t.notThrows(() => gate.refuseWhenFull('s1'));
   t.is(await gate.run('s1', async () => 'ran'), 'ran', 'the queue drains');
+});
+
+test('all servers\' batches held at once are bounded too, and ingestion holds all of the pool but one connection', async (t) => {
+  const gate = new IngestGate(4);
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const held = Array.from({ length: allAdmitted }, (_, i) => gate.run(`s${i}`, () => hold));
+  await t.throwsAsync(gate.run('another', async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
+  t.throws(() => gate.refuseWhenFull('another'), { message: 'too many batches in flight; retry shortly' });
+  release();
+  await Promise.all(held);
+  t.is(await gate.run('another', async () => 'ran'), 'ran', 'room again once they are done');
+
+  let holding = 0;
+  let most = 0;
+  let free!: () => void;
+  const busy = new Promise<void>((resolve) => (free = resolve));
+  const works = Array.from({ length: 10 }, () => gate.connection(async () => {
+    most = Math.max(most, (holding += 1));
+    await busy;
+    holding -= 1;
+  }));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(most, 3, 'a pool of 4: 3 for ingestion');
+  free();
+  await Promise.all(works);
+  t.is(most, 3);
 });
 
 test('a batch beyond the queue is refused before its body is parsed; the batches held all land once released', async (t) => {

@@ -17,6 +17,7 @@ import { addedColumns, loadTotalsAsRead, savedColumns } from '../../src/stats/st
 import { emptyTotals } from '../../src/stats/totals.ts';
 import type { Deps } from '../../src/deps.ts';
 import { t0, testEnv } from '../helpers/env.ts';
+import { ingestEvent, storedStateOf } from '../helpers/ingest-batches.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { player, tenant } from '../helpers/seed.ts';
 
@@ -63,30 +64,7 @@ function groupSlots(deps: Deps) {
   return slots;
 }
 
-const ids = Array.from({ length: 8 }, () => randomUUID());
-const who = fc.constantFrom(1, 2, 3, 4, 5);
-const eventId = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...ids) }, { weight: 6, arbitrary: fc.uuid() });
-const at = fc.integer({ min: -240, max: 0 }).map((s) => t0 - 60_000 + s * 1000);
-const event = fc.oneof(
-  fc.record({ id: eventId, type: fc.constantFrom('player.connect', 'player.heartbeat', 'player.disconnect'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n) })),
-  fc.record({ id: eventId, type: fc.constant('kill'), ts: fc.constantFrom(t0 - 90_000, t0 - 80_000), k: who, v: who, isHeadshot: fc.boolean() })
-    .map(({ k, v, ...e }) => ({ ...e, killer: player(k), victim: player(v), weapon: 'AKM', distance: 120.5 })),
-  fc.record({ id: eventId, type: fc.constant('shots'), ts: at, n: who, fired: fc.integer({ min: 1, max: 20 }) }).map(({ n, ...e }) => ({ ...e, platformId: player(n).platformId, hits: 1 })),
-  fc.record({ id: eventId, type: fc.constant('server.status'), ts: at, online: fc.boolean(), players: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }), map: fc.option(fc.constantFrom('chernarusplus', 'enoch'), { nil: undefined }) }),
-  fc.record({ id: eventId, type: fc.constant('death'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n), cause: 'infected' })),
-);
-
-async function stateOf(serverId: string) {
-  const q = async (sql: string) => (await env.deps.db.query(sql, [serverId])).rows;
-  return {
-    players: await q(`SELECT platform_id, name, kills, deaths, headshots, kill_distance_sum, play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at
-                      FROM server_players WHERE server_id = $1 ORDER BY platform_id`),
-    kills: await q('SELECT ts, killer_platform_id, victim_platform_id, is_headshot FROM kills WHERE server_id = $1 ORDER BY ts'),
-    status: await q('SELECT online, map, players, fps, status_at, metrics_at, last_seen_at, derived_version FROM servers WHERE id = $1'),
-    samples: await q('SELECT at, online, players FROM server_metrics WHERE server_id = $1 ORDER BY at'),
-    claimed: await q('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1'),
-  };
-}
+const event = ingestEvent(Array.from({ length: 8 }, () => randomUUID()), { aliases: false });
 
 test('property: round after round, servers whose batches went in group calls hold what each batch\'s transaction leaves', async (t) => {
   const sizes: number[] = [];
@@ -105,7 +83,7 @@ test('property: round after round, servers whose batches went in group calls hol
         t.like(results[s], { accepted: result.accepted, duplicates: result.duplicates });
       }
     }
-    for (const [s, { serverId }] of grouped.entries()) t.deepEqual(await stateOf(serverId), await stateOf(alone[s]!.serverId));
+    for (const [s, { serverId }] of grouped.entries()) t.deepEqual(await storedStateOf(env.deps.db, serverId), await storedStateOf(env.deps.db, alone[s]!.serverId));
     sizes.push(...calls.filter((c) => c.name === 'ingest-apply-batches').map((c) => c.servers.length));
   }), { numRuns: 20 });
   t.true(sizes.length > 10, `group calls: ${sizes.length}`);

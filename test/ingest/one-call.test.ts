@@ -13,6 +13,7 @@ import { commitInOneCall } from '../../src/ingest/one-call.ts';
 import { addedColumns, loadTotals, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
 import { emptyTotals } from '../../src/stats/totals.ts';
 import { t0, testEnv } from '../helpers/env.ts';
+import { ingestEvent, storedStateOf } from '../helpers/ingest-batches.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { player, tenant } from '../helpers/seed.ts';
 
@@ -24,33 +25,7 @@ test.after.always(async () => {
   await env?.close();
 });
 
-const ids = Array.from({ length: 12 }, () => randomUUID());
-const who = fc.constantFrom(1, 2, 3, 4);
-// The same few ids across batches: a retried event is a duplicate.
-const eventId = fc.oneof(fc.constantFrom(...ids), fc.uuid());
-const at = fc.integer({ min: -240, max: 0 }).map((s) => t0 - 60_000 + s * 1000);
-const event = fc.oneof(
-  fc.record({ id: eventId, type: fc.constantFrom('player.connect', 'player.heartbeat', 'player.disconnect'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n) })),
-  fc.record({ id: eventId, type: fc.constant('kill'), ts: fc.constantFrom(t0 - 90_000, t0 - 80_000), k: who, v: who, isHeadshot: fc.boolean() })
-    .map(({ k, v, ...e }) => ({ ...e, killer: player(k), victim: player(v), weapon: 'AKM', distance: 120.5 })),
-  fc.record({ id: eventId, type: fc.constant('shots'), ts: at, n: who, fired: fc.integer({ min: 1, max: 20 }) }).map(({ n, ...e }) => ({ ...e, platformId: player(n).platformId, hits: 1 })),
-  fc.record({ id: eventId, type: fc.constant('server.status'), ts: at, online: fc.boolean(), players: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }), map: fc.option(fc.constantFrom('chernarusplus', 'enoch'), { nil: undefined }) }),
-  fc.record({ id: eventId, type: fc.constant('death'), ts: at, n: who }).map(({ n, ...e }) => ({ ...e, ...player(n), cause: 'infected' })),
-  // A DayZ-ID-like alias sends its batch down the transactional path.
-  fc.record({ id: eventId, type: fc.constant('player.connect'), ts: at }).map((e) => ({ ...e, platformId: 'aGVsbG8td29ybGQtZGF5ei1pZC1mb3ItdGVzdHMxMjM=', name: 'alias' })),
-);
-
-async function stateOf(serverId: string) {
-  const q = async (sql: string) => (await env.deps.db.query(sql, [serverId])).rows;
-  return {
-    players: await q(`SELECT platform_id, name, kills, deaths, headshots, kill_distance_sum, play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at
-                      FROM server_players WHERE server_id = $1 ORDER BY platform_id`),
-    kills: await q('SELECT ts, killer_platform_id, victim_platform_id, is_headshot FROM kills WHERE server_id = $1 ORDER BY ts'),
-    status: await q('SELECT online, map, players, fps, status_at, metrics_at, last_seen_at, derived_version FROM servers WHERE id = $1'),
-    samples: await q('SELECT at, online, players FROM server_metrics WHERE server_id = $1 ORDER BY at'),
-    claimed: await q('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1'),
-  };
-}
+const event = ingestEvent(Array.from({ length: 12 }, () => randomUUID()), { aliases: true });
 
 test('property: batch after batch, the one-call path leaves the stores as the transactional path does', async (t) => {
   const paths = { oneCall: 0, transaction: 0 };
@@ -71,7 +46,7 @@ test('property: batch after batch, the one-call path leaves the stores as the tr
       t.deepEqual(first.result, second.result);
       t.deepEqual([...(first.change?.totals ?? [])].sort(), [...(second.change?.totals ?? [])].sort());
     }
-    t.deepEqual(await stateOf(a.serverId), await stateOf(b.serverId));
+    t.deepEqual(await storedStateOf(env.deps.db, a.serverId), await storedStateOf(env.deps.db, b.serverId));
   }), { numRuns: 25 });
   t.true(paths.oneCall > 10, `batches applied in one call: ${paths.oneCall}`);
   t.true(paths.transaction > 10, `batches that needed the transaction: ${paths.transaction}`);
