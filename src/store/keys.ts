@@ -51,14 +51,17 @@ export const chatSignatureKey = (signature: string) => `chat:sig:${signature}`;
 const trustScoreBuckets = 8;
 
 /** The bucket of a player's score keys: FNV-1a of the platform id. */
-function trustScoreBucket(platformId: string): number {
+export function trustScoreBucket(platformId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < platformId.length; i++) hash = Math.imul(hash ^ platformId.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % trustScoreBuckets;
 }
 
-/** A player's cached score, and the hash of its bucket's scores being computed (same hash slot). */
+/** A bucket's scores being computed and scores held, with their expiry (one hash slot). */
+export const trustBucketKeys = (bucket: number) => ({ computing: `trust:{tb:${bucket}}:computing`, held: `trust:{tb:${bucket}}:held` });
+
+/** A player's cached score, with its bucket's keys. */
 export const trustScoreKeys = (platformId: string) => {
-  const bucket = `trust:{tb:${trustScoreBucket(platformId)}}`;
-  return { score: `${bucket}:${platformId}:score`, computing: `${bucket}:computing` };
+  const bucket = trustScoreBucket(platformId);
+  return { score: `trust:{tb:${bucket}}:${platformId}:score`, ...trustBucketKeys(bucket) };
 };

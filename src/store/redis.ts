@@ -10,9 +10,8 @@ const scripts = {
   onlinePlayers: { file: '../stats/online-players.lua', keys: 3 },
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
-  storeTrustScore: { file: '../trust/store-score.lua', keys: 2 },
-  // Called with the number of its keys first (one bucket's players).
-  dropTrustScores: { file: '../trust/drop-scores.lua', keys: undefined },
+  storeTrustScore: { file: '../trust/store-score.lua', keys: 3 },
+  dropTrustScores: { file: '../trust/drop-scores.lua', keys: 2 },
 } as const;
 
 type ScriptReply = Promise<unknown>;

@@ -2,7 +2,7 @@
 // computations under way, which invalidation cancels so a score computed from older evidence is never stored.
 import { randomBytes } from 'node:crypto';
 import type { AppRedis } from '../store/redis.ts';
-import { trustScoreKeys } from '../store/keys.ts';
+import { trustBucketKeys, trustScoreBucket, trustScoreKeys } from '../store/keys.ts';
 
 export interface CachedScore {
   proof: string;
@@ -56,34 +56,36 @@ export async function beginScore(redis: AppRedis, platformId: string): Promise<s
 export async function storeScore(redis: AppRedis, platformId: string, token: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
   const keys = trustScoreKeys(platformId);
   const ttl = Math.max(1, Math.floor(ttlMs));
-  return (await redis.storeTrustScore(keys.score, keys.computing, platformId, token, encode(score, nowMs + ttl), ttl)) === 1;
+  return (await redis.storeTrustScore(keys.score, keys.computing, keys.held, platformId, token, encode(score, nowMs + ttl), ttl)) === 1;
 }
 
 /** Players per call: a bucket can hold a whole batch's players, and a call's arguments are kept small. */
 const dropChunk = 500;
 
 /**
- * Drops the cached scores of these players: one script call per bucket of keys (8 buckets, so a
- * batch's players take a few calls, not two commands a player), which removes their computations
- * under way and then their scores (src/trust/drop-scores.lua). Returns the players of the calls
- * that found a stored score (a superset of the players that had one).
+ * Drops the cached scores of these players. One script call per bucket (8 buckets) removes their
+ * computations under way and names those of them holding a score (src/trust/drop-scores.lua);
+ * only those scores are then deleted, with their entries in the held set. Returns those players.
  */
 export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<string[]> {
-  const buckets = new Map<string, { ids: string[]; scores: string[] }>();
+  const buckets = new Map<number, string[]>();
   for (const id of new Set(platformIds)) {
-    const keys = trustScoreKeys(id);
-    const bucket = buckets.get(keys.computing) ?? buckets.set(keys.computing, { ids: [], scores: [] }).get(keys.computing)!;
-    bucket.ids.push(id);
-    bucket.scores.push(keys.score);
+    const bucket = trustScoreBucket(id);
+    const ids = buckets.get(bucket);
+    if (ids) ids.push(id);
+    else buckets.set(bucket, [id]);
   }
   // Not a pipeline of their own: the calls leave in the write of whatever else this tick sends
   // (ingestion's derived state), in the order issued.
   const calls: Promise<string[]>[] = [];
-  for (const [computing, { ids, scores }] of buckets) {
+  for (const [bucket, ids] of buckets) {
+    const { computing, held } = trustBucketKeys(bucket);
     for (let i = 0; i < ids.length; i += dropChunk) {
-      const chunk = ids.slice(i, i + dropChunk);
-      const found = redis.dropTrustScores(1 + chunk.length, computing, ...scores.slice(i, i + dropChunk), ...chunk);
-      calls.push(found.then((n) => (Number(n) > 0 ? chunk : [])));
+      calls.push((async () => {
+        const holding = (await redis.dropTrustScores(computing, held, ...ids.slice(i, i + dropChunk))) as string[];
+        if (holding.length > 0) await redis.multi().del(...holding.map((id) => trustScoreKeys(id).score)).zrem(held, ...holding).exec();
+        return holding;
+      })());
     }
   }
   return (await Promise.all(calls)).flat();
