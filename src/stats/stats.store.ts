@@ -8,25 +8,36 @@ import type { LeaderboardSort } from './ranking.ts';
 import { emptyTotals } from './totals.ts';
 import type { PlayerTotals } from './totals.ts';
 
-interface StoredTotals {
-  n: string | null;
-  k: number;
-  d: number;
-  h: number;
-  ds: number;
-  ps: number;
-  sf: number;
-  sh: number;
-}
+/**
+ * A player's totals as stored: a JSON array of name, kills, deaths, headshots, kill distance sum,
+ * play seconds, shots fired and shots hit. An array rather than an object: a batch of a thousand
+ * players sends a third fewer bytes to Redis, each escaped once more inside the script's argument.
+ */
+type StoredTotals = [string | null, number, number, number, number, number, number, number];
+/** The object form written before (read until the player's next write or a rebuild replaces it). */
+interface EarlierTotals { n?: string | null; k?: number; d?: number; h?: number; ds?: number; ps?: number; sf?: number; sh?: number }
 
 const encode = (t: PlayerTotals): string =>
-  JSON.stringify({ n: t.name, k: t.kills, d: t.deaths, h: t.headshots, ds: t.killDistanceSum, ps: t.playSeconds, sf: t.shotsFired, sh: t.shotsHit } satisfies StoredTotals);
+  JSON.stringify([t.name, t.kills, t.deaths, t.headshots, t.killDistanceSum, t.playSeconds, t.shotsFired, t.shotsHit] satisfies StoredTotals);
 
 /** Totals out of a stored value "<version>|<member>|<json>" (the json is the third part). */
 export function decodeTotals(value: string): PlayerTotals {
-  const s = JSON.parse(value.slice(value.indexOf('|', value.indexOf('|') + 1) + 1)) as Partial<StoredTotals>;
+  const json = value.slice(value.indexOf('|', value.indexOf('|') + 1) + 1);
   // Fields set one by one: a spread followed by more fields takes V8's slow path (several us).
   const t = emptyTotals();
+  if (json.startsWith('[')) {
+    const s = JSON.parse(json) as StoredTotals;
+    t.name = s[0];
+    t.kills = s[1];
+    t.deaths = s[2];
+    t.headshots = s[3];
+    t.killDistanceSum = s[4];
+    t.playSeconds = s[5];
+    t.shotsFired = s[6];
+    t.shotsHit = s[7];
+    return t;
+  }
+  const s = JSON.parse(json) as EarlierTotals;
   t.name = s.n ?? null;
   t.kills = s.k ?? 0;
   t.deaths = s.d ?? 0;
