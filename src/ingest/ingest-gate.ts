@@ -1,5 +1,6 @@
-// Bounds what ingestion may hold of this process. A server's batches take turns: two in their
-// PostgreSQL phase at most (they share a lock for their totals, so more only wait), eight more
+// Bounds what ingestion may hold of this process. A server's batches take turns: four in their
+// PostgreSQL phase at most (they share a lock for their totals, but what precedes it, computing
+// the call and inserting the event ids and kills, runs side by side), eight more
 // waiting; all servers' batches admitted together are bounded too, each holding its parsed body in
 // memory. Beyond either bound a batch is refused with 429, which agents retry after Retry-After.
 // The connections ingestion holds are bounded apart from the batches (a group call carries many
@@ -31,7 +32,7 @@ class Gate {
   }
 }
 
-export const perServerInFlight = 2;
+export const perServerInFlight = 4;
 /** Batches of one server that may wait in one process before more are refused. */
 export const perServerQueued = 8;
 /** Batches of all servers that one process may hold at once (in their PostgreSQL phase or waiting for it). */
