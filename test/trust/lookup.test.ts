@@ -185,6 +185,22 @@ test('a drop is broadcast to the other processes only when Redis held a score of
   t.is(await cachedScore(env.deps.redis, cached!, t0), undefined);
 });
 
+test('a bucket\'s held set names its players until their scores expire, and goes with the longest of them', async (t) => {
+  const env = await envFor(t);
+  const bucketOf = (id: string) => trustScoreKeys(id).held;
+  const candidates = Array.from({ length: 200 }, (_, i) => player(7000 + i).platformId);
+  const [first, second] = candidates.filter((id) => bucketOf(id) === bucketOf(candidates[0]!));
+  const score = { proof: '', body: Buffer.from('{}') };
+  const held = bucketOf(first!);
+  t.true(await storeScore(env.deps.redis, first!, await beginScore(env.deps.redis, first!), score, t0, 60_000));
+  t.true(await storeScore(env.deps.redis, second!, await beginScore(env.deps.redis, second!), score, t0, 5_000));
+  const expiries = await env.deps.redis.zmscore(held, first!, second!);
+  t.true(expiries.every((e) => e !== null), 'both players are held');
+  t.true(Number(expiries[0]) - Number(expiries[1]) >= 54_000, 'each with its own expiry');
+  const ttl = await env.deps.redis.pttl(held);
+  t.true(ttl > 55_000 && ttl <= 60_000, `the set lives as long as its longest score (${ttl} ms)`);
+});
+
 test('a bucket holding more players than one call carries is dropped whole, over several calls', async (t) => {
   const env = await envFor(t);
   // 600 players whose keys share one bucket: more than the 500 a drop call carries.
