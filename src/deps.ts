@@ -13,6 +13,7 @@ import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
 import type { StoredPlayers } from './ingest/ingest.repo.ts';
 import { createPresentTotals } from './ingest/present-totals.ts';
+import { IngestTokenHashes, refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
 import type { PresentTotals } from './ingest/present-totals.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
@@ -30,8 +31,8 @@ export interface Deps {
     apiKeys: LRUCache<string, ApiKeyIdentity>;
     /** serverId -> owning account id, '' for unknown or revoked. */
     serverOwners: LRUCache<string, string>;
-    /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked). */
-    ingestTokens: LRUCache<string, Buffer>;
+    /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked), refreshed together. */
+    ingestTokens: IngestTokenHashes;
     /**
      * serverId -> what the Data API read of that server from Redis (its parsed status record,
      * rendered pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
@@ -53,15 +54,16 @@ export interface Deps {
 }
 
 export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Deps {
+  const clock = overrides.clock ?? systemClock;
   const cache = <V extends object | string>() => new LRUCache<string, V>({ max: 50_000, ttl: config.authCacheMs });
   return {
     config,
     db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
     redis: createRedis(config.redisUrl, config.redisPrefix),
-    clock: overrides.clock ?? systemClock,
+    clock,
     log: overrides.log ?? createLog(config.logLevel),
     caches: {
-      apiKeys: cache(), serverOwners: cache(), ingestTokens: cache(),
+      apiKeys: cache(), serverOwners: cache(), ingestTokens: new IngestTokenHashes(clock, config.authCacheMs),
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
       playersStored: new LRUCache({ max: 200_000, ttl: 60_000 }),
@@ -80,6 +82,7 @@ export async function connectDeps(deps: Deps): Promise<void> {
     [invalidationChannel(deps)]: (message) => onInvalidation(deps, message),
   }));
   await loadDataApiSwitch(deps);
+  deps.closers.push(refreshIngestTokenHashes(deps.caches.ingestTokens, deps.db, (err) => deps.log.warn({ err }, 'ingest token hashes not refreshed; they expire instead')));
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

@@ -77,13 +77,14 @@ export async function listServerVersions(db: Queryable): Promise<{ id: string; v
   return rows;
 }
 
-export async function findIngestTokenHash(db: Queryable, serverId: string): Promise<Buffer | undefined> {
-  const { rows } = await db.query<{ hash: Buffer }>({
-    name: 'server-ingest-token',
-    text: 'SELECT ingest_token_hash AS hash FROM servers WHERE id = $1 AND revoked_at IS NULL',
-    values: [serverId],
+/** The ingest-token hashes of these servers; an unknown or revoked server is left out. */
+export async function findIngestTokenHashes(db: Queryable, serverIds: string[]): Promise<Map<string, Buffer>> {
+  const { rows } = await db.query<{ id: string; hash: Buffer }>({
+    name: 'server-ingest-tokens',
+    text: 'SELECT id, ingest_token_hash AS hash FROM servers WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL',
+    values: [serverIds],
   });
-  return rows[0]?.hash;
+  return new Map(rows.map((r) => [r.id, r.hash]));
 }
 
 export async function revokeServerRow(db: Queryable, accountId: string, serverId: string): Promise<boolean> {

@@ -33,7 +33,7 @@ export function dropLocally(deps: Deps, entry: CacheEntry): void {
     return;
   }
   deps.caches.serverOwners.delete(entry.key);
-  deps.caches.ingestTokens.delete(entry.key);
+  deps.caches.ingestTokens.drop(entry.key);
   deps.caches.serverReads.delete(entry.key);
 }
 
