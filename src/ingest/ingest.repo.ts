@@ -7,6 +7,7 @@ import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { pgArray } from '../store/pg-array.ts';
+import { isoOfMicros, isoOfMs } from '../store/iso-time.ts';
 import type { Column } from '../store/pg-array.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 
@@ -32,12 +33,9 @@ export async function claimEventIds(db: Queryable, serverId: string, eventIds: s
   return new Set(rows.map((r) => r.id));
 }
 
-/** ISO text of a microsecond timestamp, e.g. 2026-11-22T10:00:00.123456Z. */
-export const isoMicros = (us: number) => `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, '0')}Z`;
-
 /** Kills as the columns of the kills table, each at its microsecond timestamp. */
 export const killColumns = (kills: KillEvent[], micros: number[]): Column[] => [
-  micros.map(isoMicros),
+  micros.map(isoOfMicros),
   kills.map((k) => k.killer.platformId), kills.map((k) => k.killer.name),
   kills.map((k) => k.victim.platformId), kills.map((k) => k.victim.name),
   kills.map((k) => k.weapon), kills.map((k) => k.distance), kills.map((k) => k.isHeadshot), kills.map((k) => k.hitZone),
@@ -79,7 +77,7 @@ async function occupiedAround(db: Queryable, serverId: string, slots: number[]):
                           (SELECT (extract(epoch FROM max(ts)) * 1000000)::int8 FROM kills
                            WHERE server_id = $1 AND ts >= c.at AND ts < c.at + interval '1 second') AS "inSecond"
            FROM unnest($2::int8[], $3::timestamptz[], $4::timestamptz[]) AS c(us, at, ms)`,
-    values: [serverId, slots, slots.map(isoMicros), slots.map((us) => isoMicros(us - (us % 1000)))],
+    values: [serverId, slots, slots.map(isoOfMicros), slots.map((us) => isoOfMicros(us - (us % 1000)))],
   });
   return new Map(rows.map((r) => [r.us, { inMs: r.inMs, inSecond: r.inSecond }]));
 }
@@ -113,10 +111,9 @@ export type SeenPlayers = Map<string, { name: string; firstMs: number; lastMs: n
 /** Players as the columns of the players table, in platform-id order (so two writers never deadlock). */
 export const playerColumns = (seen: SeenPlayers): Column[] => {
   const ids = [...seen.keys()].sort();
-  const at = (ms: number) => new Date(ms).toISOString();
   const steam = ids.map((id) => isSteam64(id));
   return [
-    ids, ids.map((id) => seen.get(id)!.name), ids.map((id) => at(seen.get(id)!.firstMs)), ids.map((id) => at(seen.get(id)!.lastMs)),
+    ids, ids.map((id) => seen.get(id)!.name), ids.map((id) => isoOfMs(seen.get(id)!.firstMs)), ids.map((id) => isoOfMs(seen.get(id)!.lastMs)),
     ids.map((id, i) => (steam[i] ? dayzIdOf(id) : null)), ids.map((id, i) => (steam[i] ? battleyeGuidOf(id) : null)),
   ];
 };

@@ -17,8 +17,8 @@ import type { OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import type { CommittedBatch, IngestSlots } from './ingest.ts';
 import { forgetPresentTotals, presentTotalsAsRead, rememberPresentTotals } from './present-totals.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
+import { isoOfMs as iso } from '../store/iso-time.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The batch's events as they would be accepted if every id is new: first occurrences, in time order. */
 function firstOccurrences(events: IngestEvent[]): IngestEvent[] {

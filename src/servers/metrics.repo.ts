@@ -2,6 +2,7 @@
 // chart a time range at a time, pruned by the worker.
 import type { Queryable } from '../store/db.ts';
 import type { Column } from '../store/pg-array.ts';
+import { isoOfMs } from '../store/iso-time.ts';
 
 export interface MetricsSample {
   at: string;
@@ -21,7 +22,7 @@ export interface NewSample {
 
 /** Samples as the columns of server_metrics. */
 export const sampleColumns = (samples: NewSample[]): Column[] => [
-  samples.map((s) => new Date(s.atMs).toISOString()), samples.map((s) => s.online),
+  samples.map((s) => isoOfMs(s.atMs)), samples.map((s) => s.online),
   samples.map((s) => s.players ?? null), samples.map((s) => s.fps ?? null), samples.map((s) => s.uptimeSeconds ?? null),
 ];
 

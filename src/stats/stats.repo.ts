@@ -2,6 +2,7 @@
 import type { Queryable } from '../store/db.ts';
 import type { Column } from '../store/pg-array.ts';
 import type { PlayerTotals } from './totals.ts';
+import { isoOfMs } from '../store/iso-time.ts';
 
 export interface TotalsRow {
   platformId: string;
@@ -23,7 +24,7 @@ const columns = `platform_id AS "platformId", name, kills, deaths, headshots, ki
   presence_at AS "presenceAt", name_at AS "nameAt"`;
 
 const msOf = (iso: string | null) => (iso === null ? null : Date.parse(iso));
-const isoOf = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const isoOf = (ms: number | null) => (ms === null ? null : isoOfMs(ms));
 
 export const toTotals = (r: TotalsRow): PlayerTotals => ({
   name: r.name, kills: r.kills, deaths: r.deaths, headshots: r.headshots, killDistanceSum: r.killDistanceSum,
@@ -69,7 +70,8 @@ export async function totalsPage(db: Queryable, serverId: string, afterPlatformI
   return rows.map((r) => [r.platformId, toTotals(r)]);
 }
 
-const byPlatformId = (totals: Map<string, PlayerTotals>) => [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+// The default sort's order (UTF-16 code units) is the < of strings, without a comparator call per step.
+const byPlatformId = (totals: Map<string, PlayerTotals>) => [...totals.keys()].sort().map((id) => [id, totals.get(id)!] as const);
 
 /** Whole totals as the columns saveTotals (and the one-call path) take, in platform-id order, so two writers never deadlock. */
 export function savedColumns(totals: Map<string, PlayerTotals>): Column[] {
