@@ -231,11 +231,12 @@ export interface OneCallBatch {
 }
 
 /**
- * The errors by which the function says the batch needs the transactional path (and changed
- * nothing): the rows read changed (IB001), or an event id was seen before or a kill's timestamp is
- * taken (unique_violation of its plain inserts).
+ * The errors after which the batch needs the transactional path (the call changed nothing): the
+ * rows read changed (IB001), an event id was seen before or a kill's timestamp is taken
+ * (unique_violation of its plain inserts), or PostgreSQL rolled the call back to end a deadlock
+ * (40P01: two calls of one server may be under way together, src/ingest/one-call-groups.ts).
  */
-export const needsTransaction = new Set(['IB001', '23505']);
+export const needsTransaction = new Set(['IB001', '23505', '40P01']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
   serverId, b.receivedAt, pgArray(b.eventIds), ...[...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples].map(pgArray),
   b.newestAt, b.status === null ? null : JSON.stringify(b.status), pgArray(b.dayzIds), ...b.players.map(pgArray),

@@ -89,4 +89,4 @@ export async function applyBatchesInOneCall(db: Queryable, group: ServerBatch[],
 }
 
 /** A group call's error after which each batch sent on its own may still take the one-call path (it stored nothing). */
-export const needsOwnCall = (err: unknown) => needsTransaction.has((err as { code?: string }).code ?? '') || (err as { code?: string }).code === '40P01';
+export const needsOwnCall = (err: unknown) => needsTransaction.has((err as { code?: string }).code ?? '');

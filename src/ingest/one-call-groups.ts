@@ -2,8 +2,11 @@
 // ready while the process's calls are under way wait and go together in the next one
 // (src/ingest/one-call-group.repo.ts), so under load a call, its transaction and each of its
 // statements carry many batches, and when the process is idle a batch goes at once, alone. A
-// server's batches never share a call, nor go while one of them is in a call: the second would
-// find the rows the first wrote not as it read them.
+// server's batches never share a call, and a batch that read rows never goes while another of its
+// server is in a call: it would find the rows that one writes not as it read them. A batch that
+// read none (a backfill's kills) goes beside it: its inserts run while the other holds the
+// server's lock (the two take PostgreSQL's locks in one order; a deadlock sends it down the
+// transactional path).
 import type { Deps } from '../deps.ts';
 import { applyBatchInOneCall } from './ingest.repo.ts';
 import type { AppliedBatch, OneCallBatch } from './ingest.repo.ts';
@@ -25,7 +28,8 @@ const batchesPerCall = 64;
 export class OneCallGroups {
   private waiting: Waiting[] = [];
   private calls = 0;
-  private readonly inCall = new Set<string>();
+  /** Calls under way per server. */
+  private readonly inCall = new Map<string, number>();
 
   /** `connection` bounds the connections the calls hold (src/ingest/ingest-gate.ts). */
   constructor(private readonly deps: Deps, private readonly connection: DbSlot) {}
@@ -39,17 +43,21 @@ export class OneCallGroups {
   }
 
   private next(): void {
-    while (this.calls < callsAtOnce && this.waiting.some((w) => !this.inCall.has(w.serverId))) {
+    while (this.calls < callsAtOnce && this.waiting.some((w) => this.mayGo(w))) {
       this.calls += 1;
       let group: Waiting[] = [];
       // The group is taken once the connection is held: batches that come while it waits for one go too.
       void this.connection(async () => {
         group = this.takeGroup();
-        for (const w of group) this.inCall.add(w.serverId);
+        for (const w of group) this.inCall.set(w.serverId, (this.inCall.get(w.serverId) ?? 0) + 1);
         if (group.length > 0) await this.call(group);
       }).finally(() => {
         this.calls -= 1;
-        for (const w of group) this.inCall.delete(w.serverId);
+        for (const w of group) {
+          const left = this.inCall.get(w.serverId)! - 1;
+          if (left === 0) this.inCall.delete(w.serverId);
+          else this.inCall.set(w.serverId, left);
+        }
         this.next();
       });
     }
@@ -61,12 +69,20 @@ export class OneCallGroups {
     const servers = new Set<string>();
     const rest: Waiting[] = [];
     for (const w of this.waiting) {
-      const fits = group.length < batchesPerCall && !servers.has(w.serverId) && !this.inCall.has(w.serverId);
+      const fits = group.length < batchesPerCall && !servers.has(w.serverId) && this.mayGo(w);
       if (fits) servers.add(w.serverId);
       (fits ? group : rest).push(w);
     }
     this.waiting = rest;
     return group;
+  }
+
+  /**
+   * A batch that read no rows (no present players: a backfill's kills only add to counters) may go
+   * while its server has a call under way: what it adds does not depend on that call's writes.
+   */
+  private mayGo(w: Waiting): boolean {
+    return !this.inCall.has(w.serverId) || w.batch.expected.ids.length === 0;
   }
 
   /** Settles every batch of the group; never rejects. */

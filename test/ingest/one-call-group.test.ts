@@ -1,6 +1,7 @@
 // Group calls: the common batches of several servers applied in one call leave the stores as each
 // batch's transaction would; a batch whose rows changed is refused alone; a repeated id sends each
-// batch on its own; a server's batches never share a call.
+// batch on its own; a server's batches never share a call, and only those that read no rows go
+// while another of its calls is under way.
 import test from 'ava';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
@@ -144,7 +145,7 @@ test('a group with an id seen before stores nothing of it; each batch then goes 
   t.deepEqual(calls.map((c) => `${c.name} ${c.servers.length}`), ['ingest-apply-batches 2', 'ingest-apply-batch 1', 'ingest-apply-batch 1']);
 });
 
-test('a server\'s batches never share a call, nor go while one of them is in a call; a batch goes at once when none waits', async (t) => {
+test('a server\'s batches never share a call, nor go while one of them that read rows is in a call; a batch goes at once when none waits', async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const { deps, calls, timeline } = recorded();
   const groups = new OneCallGroups(deps, after(20));
@@ -161,6 +162,27 @@ test('a server\'s batches never share a call, nor go while one of them is in a c
   t.like(results[0], { server: { version: 2 } });
   t.is(results[1], undefined, 'the second of a read the row before the first wrote it: refused, as it would be alone');
   t.like(results[2], { server: { id: b.serverId, version: 1 } });
+});
+
+/** A batch of kills only: it reads no rows (no present players), its counters are added to what is stored. */
+const addOnlyBatch = (eventIds: string[]): OneCallBatch => ({ ...killBatch(eventIds, null), expected: { ids: [], tags: [] } });
+
+test('a server\'s batches that read no rows go while another of its calls is under way; a batch that read rows waits for them', async (t) => {
+  const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
+  const { deps, calls, timeline } = recorded();
+  const groups = new OneCallGroups(deps, after(20));
+  const backfill = await Promise.all([1, 2, 3].map(() => groups.apply(a.serverId, addOnlyBatch([randomUUID()]))));
+  t.deepEqual(calls.map((c) => c.servers.length), [1, 1, 1], 'never two of a server in one call');
+  t.deepEqual(timeline.slice(0, 2), ['1 began', '2 began'], 'the second went while the first was in its call');
+  t.deepEqual(backfill.map((applied) => applied?.server.version).sort(), [1, 2, 3], 'each applied, in a version of its own');
+  t.is((await loadTotalsAsRead(env.deps.db, a.serverId, [player(1).platformId])).get(player(1).platformId)?.totals.kills, 3, 'every kill counted once');
+
+  const first = await groups.apply(b.serverId, killBatch([randomUUID()], null));
+  timeline.length = 0;
+  const [added, read] = await Promise.all([groups.apply(b.serverId, addOnlyBatch([randomUUID()])), groups.apply(b.serverId, killBatch([randomUUID()], first!.tag))]);
+  t.deepEqual(timeline, ['5 began', '5 ended', '6 began', '6 ended'], 'the batch that read rows waited for the call under way');
+  t.like(added, { server: { version: 2 } });
+  t.is(read, undefined, 'it read the row before the other wrote it: refused, and sent again with the row read');
 });
 
 test('a player named by two batches of a call is stored once, widened: first seen the earlier, last seen and name the later', async (t) => {

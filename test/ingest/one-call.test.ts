@@ -78,6 +78,40 @@ test('a call whose read rows changed meanwhile, or with an id seen before, chang
   t.is(await version(), 2);
 });
 
+test('a call chosen as a deadlock\'s victim changed nothing and asks for the transaction', async (t) => {
+  // Two calls of one server may be under way together (src/ingest/one-call-groups.ts): a cycle of
+  // waits between a call and another writer ends with one of them rolled back by PostgreSQL.
+  const a = await tenant(env.deps);
+  // A player of this test alone: the other writer holds its row, which no other test may wait for.
+  const platformId = `7656119900${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  await upsertPlayers(env.deps.db, new Map([[platformId, { name: 'before', firstMs: t0, lastMs: t0 }]]));
+  const eventId = randomUUID();
+  const newestAt = new Date(t0).toISOString();
+  const other = await env.deps.db.connect();
+  try {
+    // The other writer holds the player's row, and waits long enough that the call detects the cycle.
+    await other.query("BEGIN; SET LOCAL deadlock_timeout = '60s'");
+    const otherPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    await other.query('UPDATE players SET name = name WHERE platform_id = $1', [platformId]);
+    const call = applyBatchInOneCall(env.deps.db, a.serverId, {
+      receivedAt: newestAt, eventIds: [eventId], kills: killColumns([], []), expected: { ids: [], tags: [] },
+      save: savedColumns(new Map()), add: addedColumns(new Map()), samples: sampleColumns([]), newestAt, status: null, dayzIds: [],
+      players: playerColumns(new Map([[platformId, { name: 'renamed', firstMs: t0, lastMs: t0 }]])),
+    }, env.deps.caches.playersStored);
+    // The call claimed its event id and waits for the player's row; the other writer now waits for the id.
+    const waiting = async () => (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [otherPid])).rowCount! > 0;
+    while (!(await waiting())) await new Promise((resolve) => setImmediate(resolve));
+    const claim = other.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, $3)', [a.serverId, eventId, newestAt]);
+    t.is(await call, undefined, 'the victim asks for the transactional path');
+    await claim;
+    await other.query('ROLLBACK');
+  } finally {
+    other.release();
+  }
+  t.is((await env.deps.db.query('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1', [a.serverId])).rows[0].n, 0, 'nothing of the call was kept');
+  t.is((await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [a.serverId])).rows[0].v, 0);
+});
+
 test('a call answers the totals it added to as stored, whatever the name holds, with timestamps to the millisecond or none', async (t) => {
   const a = await tenant(env.deps);
   const [p1, p2] = [player(1).platformId, player(2).platformId];
