@@ -2,7 +2,7 @@
 -- '' while the server's derived state is missing or being rebuilt), then the page's members with
 -- their stored values.
 -- KEYS: lb:<set>, players, gen, meta   ARGV: offset, limit, set ('kills': members are platform ids;
--- 'kd': ranking members, the platform id after their 21-character prefix)
+-- 'kd': the platform id, or "#" and the tie-breakers, 35 characters, before it: src/stats/ranking.ts)
 -- Returns { total, generation, w|'', member1, value1, member2, value2, ... }
 local offset = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
@@ -14,7 +14,9 @@ local members = redis.call('ZRANGE', KEYS[1], offset, offset + limit - 1)
 if #members == 0 then return out end
 local ids = {}
 if ARGV[3] == 'kd' then
-  for i, m in ipairs(members) do ids[i] = string.sub(m, 22) end
+  for i, m in ipairs(members) do
+    if string.byte(m, 1) == 35 then ids[i] = string.sub(m, 36) else ids[i] = m end
+  end
 else
   ids = members
 end

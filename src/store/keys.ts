@@ -3,14 +3,15 @@
 //
 //   {srv:<id>}:players       hash  platformId -> "<version>|<kd ranking member>|<JSON totals>"
 //   {srv:<id>}:lb:kills      zset  platformId -> -kills * 2^26 + deaths (also the points ranking); see stats/ranking.ts
-//   {srv:<id>}:lb:kd         zset  kd ranking member -> -kd x 100
+//   {srv:<id>}:lb:kd         zset  kd ranking member (the platform id, or "#<tie-breakers>:<platformId>") -> kd score
 //   {srv:<id>}:online        zset  platformId -> ms of the player's last presence event
 //   {srv:<id>}:status        string JSON of the server's status record
 //   {srv:<id>}:pages         hash  rendered Data API pages, dropped by every change to the server
 //   {srv:<id>}:gen           int   bumped with every change; a page computed under an older one is not stored
-//   {srv:<id>}:state         hash  w (every batch version up to w applied), sv (status version), r (rebuilding)
-//     (it was {srv:<id>}:derived while the points had a ranking of their own: a server whose state is
-//     of that layout reads as missing and is rebuilt, which removes the retired keys)
+//   {srv:<id>}:meta          hash  w (every batch version up to w applied), sv (status version), r (rebuilding)
+//     (it was {srv:<id>}:derived while the points had a ranking of their own, and {srv:<id>}:state
+//     while every kd-ranking member carried its tie-breakers: a server whose state is of an earlier
+//     layout reads as missing and is rebuilt, which removes the retired keys)
 //   {srv:<id>}:applied       set   batch versions above w applied early (out of order)
 //   rl:{<scope>:<id>}:<n>    int   requests in sliding-window slot n
 //   lockout:{<pair>}:fails   list  failed login times of one (IP, username) pair in the last 10 min
@@ -35,10 +36,10 @@ export const serverKeys = (serverId: string) => {
     status: `${tag}:status`,
     pages: `${tag}:pages`,
     generation: `${tag}:gen`,
-    meta: `${tag}:state`,
+    meta: `${tag}:meta`,
     applied: `${tag}:applied`,
     /** Keys of the earlier layout, removed by a rebuild. */
-    retired: [`${tag}:derived`, `${tag}:lb:points`],
+    retired: [`${tag}:derived`, `${tag}:lb:points`, `${tag}:state`],
   };
 };
 
