@@ -238,3 +238,23 @@ test.serial('a server whose derived state is of the earlier layout reads as miss
   t.deepEqual(await answers(t, a), before);
   t.is(await env.deps.redis.exists(oldMeta!, oldPoints!), 0, 'the retired keys are gone');
 });
+
+test.serial('a server whose kd ranking held the tie-breakers in every member reads as missing, and the job rebuilds it in the new layout', async (t) => {
+  const a = await seeded(t);
+  const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
+  await rebuildDerivedState(env.deps);
+  const before = await answers(t, a);
+  // As that layout left it: its state hash under the name it had, and members "<kills><deaths>:<id>" scored -kd x 100.
+  const k = serverKeys(a.serverId);
+  const oldMeta = k.retired[2]!;
+  await env.deps.redis.rename(k.meta, oldMeta);
+  const kdRanking = k.ranking('kd');
+  const ids = await env.deps.redis.zrange(kdRanking, 0, -1);
+  await env.deps.redis.del(kdRanking);
+  for (const id of ids) await env.deps.redis.zadd(kdRanking, -100, `99999999990000000001:${id}`);
+  t.is(await appliedVersion(env.deps.redis, a.serverId), null, 'read as missing');
+  await runJob(env.deps, job);
+  t.deepEqual(await answers(t, a), before);
+  t.is(await env.deps.redis.exists(oldMeta), 0, 'the retired state hash is gone');
+  t.deepEqual((await env.deps.redis.zrange(kdRanking, 0, -1)).sort(), ids.sort(), 'the kd ranking holds each player once, by platform id');
+});
