@@ -19,7 +19,6 @@ import { forgetPresentTotals, presentTotalsAsRead, rememberPresentTotals } from 
 import { samplesOf, statusesToApply } from './statuses.ts';
 import { isoOfMs as iso } from '../store/iso-time.ts';
 
-
 /** The batch's events as they would be accepted if every id is new: first occurrences, in time order. */
 function firstOccurrences(events: IngestEvent[]): IngestEvent[] {
   const seen = new Set<string>();
