@@ -223,38 +223,40 @@ test.serial('a batch re-sent after the retention is accepted again; one sent wit
   t.deepEqual(await accepted(t, a, old), { accepted: 0, duplicates: 2, rejected: [] }, 'and remembered again');
 });
 
-test.serial('a server whose derived state is of the earlier layout reads as missing, and the job rebuilds it and removes the retired keys', async (t) => {
+/**
+ * A seeded server's derived state, complete, then turned by `toEarlierLayout` into what an earlier
+ * layout left: it reads as missing, and the reconcile job rebuilds it answering as before.
+ */
+async function rebuiltFromEarlierLayout(t: ExecutionContext, toEarlierLayout: (k: ReturnType<typeof serverKeys>) => Promise<void>) {
   const a = await seeded(t);
-  const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
   await rebuildDerivedState(env.deps);
   const before = await answers(t, a);
-  // As the earlier layout left it: its state hash under the old name, and a points ranking of its own.
   const k = serverKeys(a.serverId);
-  const [oldMeta, oldPoints] = k.retired;
-  await env.deps.redis.rename(k.meta, oldMeta!);
-  await env.deps.redis.zadd(oldPoints!, -2, `0000000001:${player(1).platformId}`);
+  await toEarlierLayout(k);
   t.is(await appliedVersion(env.deps.redis, a.serverId), null, 'read as missing');
-  await runJob(env.deps, job);
+  await runJob(env.deps, jobs.find((j) => j.name === 'reconcile-derived-state')!);
   t.deepEqual(await answers(t, a), before);
-  t.is(await env.deps.redis.exists(oldMeta!, oldPoints!), 0, 'the retired keys are gone');
+  return k;
+}
+
+test.serial('a server whose derived state is of the earlier layout reads as missing, and the job rebuilds it and removes the retired keys', async (t) => {
+  // Its state hash under the old name, and a points ranking of its own.
+  const k = await rebuiltFromEarlierLayout(t, async (k) => {
+    await env.deps.redis.rename(k.meta, k.retired[0]!);
+    await env.deps.redis.zadd(k.retired[1]!, -2, `0000000001:${player(1).platformId}`);
+  });
+  t.is(await env.deps.redis.exists(k.retired[0]!, k.retired[1]!), 0, 'the retired keys are gone');
 });
 
 test.serial('a server whose kd ranking held the tie-breakers in every member reads as missing, and the job rebuilds it in the new layout', async (t) => {
-  const a = await seeded(t);
-  const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
-  await rebuildDerivedState(env.deps);
-  const before = await answers(t, a);
-  // As that layout left it: its state hash under the name it had, and members "<kills><deaths>:<id>" scored -kd x 100.
-  const k = serverKeys(a.serverId);
-  const oldMeta = k.retired[2]!;
-  await env.deps.redis.rename(k.meta, oldMeta);
-  const kdRanking = k.ranking('kd');
-  const ids = await env.deps.redis.zrange(kdRanking, 0, -1);
-  await env.deps.redis.del(kdRanking);
-  for (const id of ids) await env.deps.redis.zadd(kdRanking, -100, `99999999990000000001:${id}`);
-  t.is(await appliedVersion(env.deps.redis, a.serverId), null, 'read as missing');
-  await runJob(env.deps, job);
-  t.deepEqual(await answers(t, a), before);
-  t.is(await env.deps.redis.exists(oldMeta), 0, 'the retired state hash is gone');
-  t.deepEqual((await env.deps.redis.zrange(kdRanking, 0, -1)).sort(), ids.sort(), 'the kd ranking holds each player once, by platform id');
+  // Its state hash under the name it had then, and members "<kills><deaths>:<id>" scored -kd x 100.
+  let ids: string[] = [];
+  const k = await rebuiltFromEarlierLayout(t, async (k) => {
+    await env.deps.redis.rename(k.meta, k.retired[2]!);
+    ids = await env.deps.redis.zrange(k.ranking('kd'), 0, -1);
+    await env.deps.redis.del(k.ranking('kd'));
+    for (const id of ids) await env.deps.redis.zadd(k.ranking('kd'), -100, `99999999990000000001:${id}`);
+  });
+  t.is(await env.deps.redis.exists(k.retired[2]!), 0, 'the retired state hash is gone');
+  t.deepEqual((await env.deps.redis.zrange(k.ranking('kd'), 0, -1)).sort(), ids.sort(), 'the kd ranking holds each player once, by platform id');
 });
