@@ -11,7 +11,8 @@ import type { Deps } from '../../src/deps.ts';
 import { listServerRecords } from '../../src/servers/server.repo.ts';
 import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
 import { ids, loadAccount, platformId } from '../fixture.ts';
-import { measure } from '../load.ts';
+import { percentile } from '../latencies.ts';
+import { pacedReads } from '../paced-reads.ts';
 import { post } from '../post.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
@@ -73,8 +74,6 @@ async function fleetServers(deps: Deps): Promise<FleetServer[]> {
   return fleet;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
-
 /** What one phase of the run (the warm-up, the measured seconds) saw of its batches. */
 class Tally {
   latencies: number[] = [];
@@ -91,8 +90,7 @@ class Tally {
   }
 
   p(q: number): number {
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    return Math.round(percentile(sorted, q));
+    return percentile([...this.latencies].sort((a, b) => a - b), q);
   }
 
   get failedText(): string {
@@ -106,7 +104,7 @@ export const fleetScenario: Scenario = {
     const fleet = await fleetServers(ctx.deps);
     const statusUrl = `${ctx.service.url}/api/v1/data/servers/${ids.readServer}`;
     const headers = { authorization: `Bearer ${ctx.creds.apiKey}` };
-    const readStatus = () => measure({ url: statusUrl, headers, connections: 10, warmupSeconds: 1, seconds: Math.min(seconds, 10), rate: statusReadsPerSecond });
+    const readStatus = () => pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: 1, seconds: Math.min(seconds, 10) });
     const idle = await readStatus();
 
     const warm = new Tally();
@@ -144,12 +142,13 @@ export const fleetScenario: Scenario = {
     const batchP99 = measured.p(99);
     const eventsPerSec = measured.offered / seconds;
     const onTime = measured.failed === 0 && measured.late === 0 && measured.accepted === measured.offered;
-    const statusOk = busy.p99Ms <= targets.statusP99Factor * Math.max(1, idle.p99Ms);
+    const statusOk = busy.ok === busy.due && idle.ok === idle.due && busy.p99Ms <= targets.statusP99Factor * Math.max(1, idle.p99Ms);
     const pass = onTime && batchP99 < targets.batchP99Ms && statusOk;
     ctx.say(`  fleet, warm-up (${warmupSeconds} s from a cold start, not judged): ${fmt(warm.sent)} batches, ${fmt(warm.accepted)} of ${fmt(warm.offered)} events accepted; ` +
       `batch p50 ${warm.p(50)} ms, p99 ${warm.p(99)} ms, ${warm.late} late, ${warm.failedText}`);
     ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(measured.sent)} batches in ${seconds} s, ${fmt(eventsPerSec)} events/s offered, ${fmt(measured.accepted)} of ${fmt(measured.offered)} accepted; ` +
-      `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms)`);
+      `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
+      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)})`);
     return [{
       cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop; measured ${seconds} s after a ${warmupSeconds} s warm-up)`,
         `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
