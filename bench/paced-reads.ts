@@ -21,6 +21,8 @@ export interface PacedReadOptions {
   perSecond: number;
   warmupSeconds: number;
   seconds: number;
+  /** When the first read is due (Date.now() time; default at once): a reader started early costs the measured window nothing. */
+  startAtMs?: number;
 }
 
 export interface PacedReadOutcome {
@@ -51,6 +53,7 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   const total = Math.round((o.warmupSeconds + o.seconds) * o.perSecond);
   const firstMeasured = Math.round(o.warmupSeconds * o.perSecond);
   const latencies = new Latencies();
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, (o.startAtMs ?? 0) - Date.now())));
   let failed = 0;
   let answered = 0;
   let allAnswered: () => void;

@@ -15,7 +15,7 @@ export interface Answer {
   text: string;
 }
 
-export function post(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+export function post(url: string, headers: Record<string, string>, body: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];

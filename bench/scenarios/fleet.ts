@@ -40,7 +40,8 @@ function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
   const events: Record<string, unknown>[] = [];
   // Each player's heartbeat every 30 s: a sixth of them per 5 s batch.
   for (let j = k % 6; j < playersPerServer; j += 6) events.push({ id: randomUUID(), type: 'player.heartbeat', ts: nowMs, ...player(j) });
-  if (k % 6 === 0) events.push({ id: randomUUID(), type: 'server.status', ts: nowMs, online: true, players: playersPerServer, fps: 55 + (k % 5), uptimeSeconds: k * 5 });
+  // Each server's status every sixth batch, in its own turn: a fleet's servers keep no common clock.
+  if ((k + s.n) % 6 === 0) events.push({ id: randomUUID(), type: 'server.status', ts: nowMs, online: true, players: playersPerServer, fps: 55 + (k % 5), uptimeSeconds: k * 5 });
   for (let i = 0; i < 3; i++) {
     const killer = player(k * 7 + i);
     const victim = player(k * 11 + i + 1);
@@ -104,19 +105,35 @@ export const fleetScenario: Scenario = {
     const fleet = await fleetServers(ctx.deps);
     const statusUrl = `${ctx.service.url}/api/v1/data/servers/${ids.readServer}`;
     const headers = { authorization: `Bearer ${ctx.creds.apiKey}` };
-    const readStatus = () => pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: 1, seconds: Math.min(seconds, 10) });
+    const readStatus = (startAtMs?: number) =>
+      pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: 1, seconds: Math.min(seconds, 10), startAtMs });
     const idle = await readStatus();
+
+    // Every batch is made before the first is sent: the generator shares the service's 2 cores, and
+    // making 500 batches a second (ids, JSON) cost a fifth of a core. Its events happened since the
+    // batches were made, as an agent's happened since its last batch.
+    const madeAtMs = Date.now();
+    const endMs = (warmupSeconds + seconds) * 1000;
+    const batches: { s: FleetServer; at: number; events: number; body: Buffer }[] = [];
+    for (const s of fleet) {
+      // Every server's batches at its own phase within the period: the warm-up, then the measured seconds.
+      const phase = (s.n / servers) * periodMs;
+      for (let k = 0; phase + k * periodMs < endMs; k++) {
+        const events = batchOf(s, k, madeAtMs + phase + k * periodMs);
+        batches.push({ s, at: phase + k * periodMs, events: events.length, body: Buffer.from(JSON.stringify({ events })) });
+      }
+    }
+    ctx.say(`  fleet: ${fmt(batches.length)} batches made in ${fmt((Date.now() - madeAtMs) / 1000, 1)} s`);
 
     const warm = new Tally();
     const measured = new Tally();
     const started = performance.now();
     const inFlight: Promise<void>[] = [];
-    const send = (s: FleetServer, k: number, t: Tally) => {
-      const events = batchOf(s, k, Date.now());
-      t.offered += events.length;
+    const send = (b: (typeof batches)[number], t: Tally) => {
+      t.offered += b.events;
       t.sent += 1;
       const at = performance.now();
-      inFlight.push(post(`${ctx.service.url}/api/servers/${s.id}/events`, { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, JSON.stringify({ events })).then((res) => {
+      inFlight.push(post(`${ctx.service.url}/api/servers/${b.s.id}/events`, { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' }, b.body).then((res) => {
         const ms = performance.now() - at;
         t.latencies.push(ms);
         if (ms > periodMs) t.late += 1; // answered after the server's next batch was due: a backlog
@@ -124,18 +141,9 @@ export const fleetScenario: Scenario = {
         else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
       }, (err: Error) => t.fail(err.message)));
     };
-    // Every server's batches at its own phase within the period: the warm-up, then the measured seconds.
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    const endMs = (warmupSeconds + seconds) * 1000;
-    for (const s of fleet) {
-      const phase = (s.n / servers) * periodMs;
-      for (let k = 0; phase + k * periodMs < endMs; k++) {
-        const at = phase + k * periodMs;
-        timers.push(setTimeout(() => send(s, k, at < warmupSeconds * 1000 ? warm : measured), at));
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
-    const busy = await readStatus();
+    const timers = batches.map((b) => setTimeout(() => send(b, b.at < warmupSeconds * 1000 ? warm : measured), b.at));
+    // The reader starts now and waits: its own start-up falls in the warm-up, not in the measured seconds.
+    const busy = await readStatus(Date.now() - (performance.now() - started) + warmupSeconds * 1000);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endMs - (performance.now() - started)) + 100));
     await Promise.all(inFlight);
     for (const t of timers) clearTimeout(t);
