@@ -11,6 +11,7 @@ import type { TrustSignals } from './score.ts';
 import { beginScore, cachedScore, dropScores, storeScore } from './score.store.ts';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
+import { DropGathering } from './drop-gathering.ts';
 import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
 
 /** Bounds how long a score can outlive a change whose invalidation failed (Redis away). */
@@ -107,11 +108,20 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
 
 /**
  * Drops the cached scores of players whose evidence changed (a ban, a pool entry, ingested play),
- * in Redis, then in every process. Call after the change commits. On failure the stale score lives
- * at most scoreCacheMs.
+ * in Redis, then in every process. Call after the change commits; the drops asked in one turn of
+ * the event loop go together (src/trust/drop-gathering.ts). On failure the stale score lives at
+ * most scoreCacheMs.
  */
-export async function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
-  const keys = [...new Set(platformIds)];
+export function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
+  let gathering = gatherings.get(deps.caches);
+  if (!gathering) gatherings.set(deps.caches, (gathering = new DropGathering((ids) => dropEverywhere(deps, ids))));
+  return gathering.add(platformIds);
+}
+
+/** One per set of caches (a service; tests run several in one process). */
+const gatherings = new WeakMap<Deps['caches'], DropGathering>();
+
+async function dropEverywhere(deps: Deps, keys: string[]): Promise<void> {
   const held = await dropScores(deps.redis, keys).catch((err: unknown) => {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
     return keys;
