@@ -30,6 +30,8 @@ export interface PacedReadOutcome {
   due: number;
   ok: number;
   failed: number;
+  /** Why reads failed (status code or error) and how many, when any did. */
+  failures: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -48,30 +50,36 @@ export function pacedReads(o: PacedReadOptions): Promise<PacedReadOutcome> {
 }
 
 async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // Idle connections close a second before the service's keep-alive timeout (5 s), as bench/post.ts's.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4000 });
   const intervalMs = 1000 / o.perSecond;
   const total = Math.round((o.warmupSeconds + o.seconds) * o.perSecond);
   const firstMeasured = Math.round(o.warmupSeconds * o.perSecond);
   const latencies = new Latencies();
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, (o.startAtMs ?? 0) - Date.now())));
   let failed = 0;
+  const failures: Record<string, number> = {};
   let answered = 0;
   let allAnswered: () => void;
   const finished = new Promise<void>((resolve) => (allAnswered = resolve));
   const start = performance.now();
   const get = (i: number) => {
     const dueAt = start + i * intervalMs;
-    const done = (ok: boolean) => {
+    const done = (failure?: string) => {
       if (i >= firstMeasured) {
-        if (ok) latencies.add(performance.now() - dueAt);
-        else failed += 1;
+        if (failure === undefined) latencies.add(performance.now() - dueAt);
+        else {
+          failed += 1;
+          failures[failure] = (failures[failure] ?? 0) + 1;
+        }
       }
       if (++answered === total) allAnswered();
     };
     http.get(o.url, { agent, headers: o.headers }, (res) => {
       res.resume();
-      res.on('end', () => done(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
-    }).on('error', () => done(false));
+      const status = res.statusCode ?? 0;
+      res.on('end', () => done(status >= 200 && status < 300 ? undefined : String(status)));
+    }).on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
   };
   let sent = 0;
   const tick = () => {
@@ -83,7 +91,7 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   await finished;
   agent.destroy();
   const sorted = latencies.sorted();
-  return { due: total - firstMeasured, ok: latencies.count, failed, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: percentile(sorted, 100) };
+  return { due: total - firstMeasured, ok: latencies.count, failed, failures, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: percentile(sorted, 100) };
 }
 
 if (process.argv[1] === self) process.stdout.write(JSON.stringify(await read(JSON.parse(process.argv[2]!) as PacedReadOptions)));

@@ -156,7 +156,7 @@ export const fleetScenario: Scenario = {
       `batch p50 ${warm.p(50)} ms, p99 ${warm.p(99)} ms, ${warm.late} late, ${warm.failedText}`);
     ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(measured.sent)} batches in ${seconds} s, ${fmt(eventsPerSec)} events/s offered, ${fmt(measured.accepted)} of ${fmt(measured.offered)} accepted; ` +
       `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
-      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)})`);
+      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)})`);
     return [{
       cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop; measured ${seconds} s after a ${warmupSeconds} s warm-up)`,
         `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
