@@ -37,6 +37,7 @@ import { credentials, fixtureSize, ids, prepareDatabase, prepareRedis } from './
 import type { Credentials } from './fixture.ts';
 import { accuracyLimit, measureAccuracy, offset, overAdmission } from './limiter-accuracy.ts';
 import type { AccuracyOutcome } from './limiter-accuracy.ts';
+import { tenths } from './latencies.ts';
 import { ingestLoad, measure } from './load.ts';
 import type { IngestOutcome, Measurement } from './load.ts';
 import { killChildrenNow, startChild, stopChildren } from './processes.ts';
@@ -256,7 +257,7 @@ function report(
     const ms = results.get(key)!;
     return {
       reqPerSec: median(ms.map((m) => m.reqPerSec)),
-      p99Ms: median(ms.map((m) => m.p99Ms)),
+      p99Ms: tenths(median(ms.map((m) => m.p99Ms))),
       clean: ms.every((m) => m.non2xx === 0 && m.errors === 0 && m.timeouts === 0),
     };
   };

@@ -3,6 +3,7 @@
 // 20 s while the route is read, so the list changes (and is rendered anew) during the measurement.
 import { randomUUID } from 'node:crypto';
 import { ids, platformId } from '../fixture.ts';
+import { tenths } from '../latencies.ts';
 import type { Measurement } from '../load.ts';
 import type { BenchContext, Scenario, ScenarioRow } from './scenario.ts';
 import { clean, fmt, median } from './scenario.ts';
@@ -42,8 +43,8 @@ export const onlinePlayersScenario: Scenario = {
       }
       koa.push(await ctx.measureKoa());
       const ratio = median(route.map((m) => m.reqPerSec)) / median(koa.map((m) => m.reqPerSec));
-      const p99 = median(route.map((m) => m.p99Ms));
-      const koaP99 = median(koa.map((m) => m.p99Ms));
+      const p99 = tenths(median(route.map((m) => m.p99Ms)));
+      const koaP99 = tenths(median(koa.map((m) => m.p99Ms)));
       const ok = ratio >= target && p99 <= p99FactorOfKoa * koaP99 && route.every(clean);
       const row: ScenarioRow = {
         cells: [`GET /api/v1/data/servers/:id/players (${online} online, heartbeats every ${heartbeatEveryMs / 1000} s)`,

@@ -15,6 +15,7 @@ import { partnerKeyPrefix } from '../../src/trust/partner-keys.route.ts';
 import { encodeCursor } from '../../src/trust/export.ts';
 import { platformId } from '../fixture.ts';
 import type { Measurement } from '../load.ts';
+import { tenths } from '../latencies.ts';
 import { startChild } from '../processes.ts';
 import { serviceEnv } from '../service-env.ts';
 import type { BenchContext, Scenario, ScenarioRow } from './scenario.ts';
@@ -100,7 +101,7 @@ async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<Scenari
     const ratio = median(ms.map((m) => m.reqPerSec)) / base;
     const pass = ms.every(clean) && (target === undefined || ratio >= target);
     return {
-      cells: [label, `${fmt(median(ms.map((m) => m.reqPerSec)))} req/s`, String(median(ms.map((m) => m.p99Ms))), ratio.toFixed(2),
+      cells: [label, `${fmt(median(ms.map((m) => m.reqPerSec)))} req/s`, String(tenths(median(ms.map((m) => m.p99Ms)))), ratio.toFixed(2),
         target === undefined ? '–' : `≥ ${target} x Koa`, target === undefined ? (pass ? '–' : 'FAIL: errors') : pass ? 'PASS' : 'FAIL'],
       pass,
     };
@@ -125,7 +126,7 @@ async function exportPageRows(ctx: BenchContext, signedUrl: string): Promise<Sce
       runs.push(await ctx.measure(url, headers, { connections: pollers }));
       ctx.say(`  trust export (${exportRows} rows, signed, ${pollers} poller${pollers > 1 ? 's' : ''}): ${fmt(runs.at(-1)!.reqPerSec)} pages/s, p50 ${runs.at(-1)!.p50Ms} ms, p99 ${runs.at(-1)!.p99Ms} ms`);
     }
-    const p99 = median(runs.map((m) => m.p99Ms));
+    const p99 = tenths(median(runs.map((m) => m.p99Ms)));
     // The target is a partner's own poll; several partners at once are shown for what they cost.
     const targeted = pollers === 1;
     const pass = runs.every(clean) && (!targeted || p99 < targets.exportP99Ms);
