@@ -38,6 +38,7 @@ export interface PacedReadOutcome {
 }
 
 const self = fileURLToPath(import.meta.url);
+const readTimeoutMs = 30_000;
 
 /** Reads o.url at o.perSecond from a child process; resolves when every due read is answered. */
 export function pacedReads(o: PacedReadOptions): Promise<PacedReadOutcome> {
@@ -65,7 +66,10 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   const start = performance.now();
   const get = (i: number) => {
     const dueAt = start + i * intervalMs;
+    let settled = false;
     const done = (failure?: string) => {
+      if (settled) return;
+      settled = true;
       if (i >= firstMeasured) {
         if (failure === undefined) latencies.add(performance.now() - dueAt);
         else {
@@ -75,11 +79,14 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
       }
       if (++answered === total) allAnswered();
     };
-    http.get(o.url, { agent, headers: o.headers }, (res) => {
+    const failedWith = (err: NodeJS.ErrnoException) => done(err.code ?? err.message);
+    // A read the service never answers fails after 30 s instead of holding the bench forever.
+    http.get(o.url, { agent, headers: o.headers, signal: AbortSignal.timeout(readTimeoutMs) }, (res) => {
       res.resume();
       const status = res.statusCode ?? 0;
       res.on('end', () => done(status >= 200 && status < 300 ? undefined : String(status)));
-    }).on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+      res.on('error', failedWith);
+    }).on('error', failedWith);
   };
   let sent = 0;
   const tick = () => {
