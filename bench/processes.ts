@@ -38,7 +38,10 @@ export async function startChild(name: string, script: string, args: string[], e
   // Chrome DevTools or speedscope), for the before/after profiles of a hot path.
   // One folder per child: the loader thread of tsx writes a profile of its own beside the main one.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name.replace(/\W+/g, '-')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, ...args], {
+  // BENCH_NODE_FLAGS="--trace-gc ...": Node and V8 flags for every child; NODE_OPTIONS refuses
+  // some (--trace-gc), and a flag here comes after NODE_OPTIONS', so it wins (--max-semi-space-size).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', script, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -25,7 +25,8 @@
 // BENCH_INGEST_CONCURRENCY (4 batches in flight), BENCH_ROUNDS (1; with more, the medians of
 // the rounds of the read targets are reported), BENCH_ONLY (names of scenarios to run alone, e.g.
 // BENCH_ONLY=online; the base targets are skipped), BENCH_AGENT_LINES (500000, the agent
-// scenario's log), BENCH_DATABASE_URL, REDIS_URL.
+// scenario's log), BENCH_CPU_PROF (a folder: each child's V8 CPU profile), BENCH_NODE_FLAGS (Node
+// and V8 flags for each child, e.g. --trace-gc), BENCH_DATABASE_URL, REDIS_URL.
 // The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
 // itself could not run.
 import os from 'node:os';
