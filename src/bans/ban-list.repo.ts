@@ -12,19 +12,22 @@ export interface DataApiBan {
 }
 
 /**
- * Bans synced to the server, not lifted; active = permanent or not yet expired at `now`
- * (null lists both). Newest sync first, then newest ban.
+ * Bans in the server's file as last synced (the account's ban-file entries open at that sync), not
+ * lifted since; active = permanent or not yet expired at `now` (null lists both). Newest in the
+ * file first (by when the ban entered the community's file), then newest ban.
  */
 export async function syncedBans(db: Queryable, serverId: string, active: boolean | null, nowIso: string, limit: number, offset: number): Promise<DataApiBan[]> {
   const { rows } = await db.query<DataApiBan>({
     name: 'synced-bans',
     text: `SELECT b.platform_id AS "platformId", b.player_name AS "playerName", b.reason, b.source,
              b.expires_at IS NULL AS permanent, b.banned_at AS "bannedAt", b.expires_at AS "expiresAt"
-           FROM ban_syncs s JOIN servers v ON v.id = s.server_id
-             JOIN bans b ON b.id = s.ban_id AND b.account_id = v.account_id
-           WHERE s.server_id = $1 AND b.lifted_at IS NULL
+           FROM game_file_syncs g JOIN servers v ON v.id = g.server_id
+             JOIN ban_file_entries e ON e.account_id = v.account_id AND e.added_at <= g.synced_at
+               AND (e.removed_at IS NULL OR e.removed_at > g.synced_at)
+             JOIN bans b ON b.id = e.ban_id AND b.account_id = v.account_id
+           WHERE g.server_id = $1 AND g.kind = 'bans' AND b.lifted_at IS NULL
              AND ($2::bool IS NULL OR (b.expires_at IS NULL OR b.expires_at > $3::timestamptz) = $2::bool)
-           ORDER BY s.synced_at DESC, b.banned_at DESC, b.id
+           ORDER BY e.added_at DESC, b.banned_at DESC, b.id
            LIMIT $4 OFFSET $5`,
     values: [serverId, active, nowIso, limit, offset],
   });

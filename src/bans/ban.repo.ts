@@ -146,15 +146,6 @@ export async function liftBan(db: Queryable, accountId: string, banId: string, l
   return rows[0];
 }
 
-/** Records that a ban was written to a server's ban file at syncedAt. */
-export async function recordBanSync(db: Queryable, serverId: string, banId: string, syncedAt: string): Promise<void> {
-  await db.query(
-    `INSERT INTO ban_syncs (server_id, ban_id, synced_at) VALUES ($1, $2, $3)
-     ON CONFLICT (server_id, ban_id) DO UPDATE SET synced_at = excluded.synced_at, removed_at = NULL`,
-    [serverId, banId, syncedAt],
-  );
-}
-
 /** After a merge moved bans to a Steam64: they carry its DayZ ID like every Steam64 ban. */
 export async function fillDayzIds(db: Queryable, steam64: string, dayzId: string): Promise<void> {
   await db.query('UPDATE bans SET dayz_id = $2 WHERE platform_id = $1 AND dayz_id IS NULL', [steam64, dayzId]);

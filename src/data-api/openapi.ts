@@ -17,6 +17,6 @@ export const dataApiOperations: Operation[] = [
     responses: { 200: ['leaderboard page', 'leaderboard-page.json'], 400: ['a parameter is out of range', 'error.json'], ...withServer } },
   { ...base, method: 'get', path: '/api/v1/data/servers/{serverId}/kills', summary: 'Killfeed, newest first; page with nextCursor as before', pathParams: serverId, query: 'query-kills.json',
     responses: { 200: ['killfeed page', 'killfeed-page.json'], 400: ['a parameter is out of range', 'error.json'], ...withServer } },
-  { ...base, method: 'get', path: '/api/v1/data/servers/{serverId}/bans', summary: 'Bans as synced to the server, newest sync first', pathParams: serverId, query: 'query-bans.json',
+  { ...base, method: 'get', path: '/api/v1/data/servers/{serverId}/bans', summary: "Bans in the server's ban file as last synced, newest in the file first", pathParams: serverId, query: 'query-bans.json',
     responses: { 200: ['ban list', 'ban-list.json'], 400: ['a parameter is out of range', 'error.json'], ...withServer } },
 ];

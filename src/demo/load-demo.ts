@@ -16,7 +16,8 @@ import { demoLogs, historyFile, retime, sessionFile, templateNewestMs } from './
 import type { DemoLogFixture } from './demo-log.ts';
 import type { Deps } from '../deps.ts';
 import { insertAccount } from '../accounts/account.repo.ts';
-import { insertBan, recordBanSync } from '../bans/ban.repo.ts';
+import { insertBan } from '../bans/ban.repo.ts';
+import { syncGameFiles } from '../game-files/sync.ts';
 import { ingestBatch } from '../ingest/ingest.ts';
 import { registerServer } from '../servers/server.ts';
 import { findServerRecord } from '../servers/server.repo.ts';
@@ -130,9 +131,11 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();
-    const banId = await insertBan(deps.db, account.id, { ...ban, bannedAt, expiresAt });
-    for (const s of servers) await recordBanSync(deps.db, s.id, banId, new Date(nowMs).toISOString());
+    await insertBan(deps.db, account.id, { ...ban, bannedAt, expiresAt });
   }
+  // The servers have no file paths (their hosts would pull the file): the sync records what each holds.
+  const bansSynced = await syncGameFiles(deps, servers.map((s) => ({ serverId: s.id, kind: 'bans' as const })));
+  if (bansSynced.failed.length > 0) throw new Error(`demo ban files not synced: ${JSON.stringify(bansSynced.failed)}`);
   const admin = await demoAdmin(deps, account.id, credentialsFile ?? defaultCredentialsFile);
   const pooled = fixture.bans[0]!;
   const submitter = admin.username ? await findUserForLogin(deps.db, admin.username) : undefined;

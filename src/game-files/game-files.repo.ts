@@ -1,5 +1,6 @@
 // SQL of game-file syncs: the rows a file renders (bans in force, priority entries in force, both in
-// keyset pages), the per-server ban sync records, and what the last sync of a file did.
+// keyset pages), the record of what the account's ban file holds over time, and what the last sync
+// of a file did.
 import type { Queryable } from '../store/db.ts';
 import type { FileKind } from './sync-requests.repo.ts';
 
@@ -56,44 +57,60 @@ export async function priorityPage(db: Queryable, accountId: string, serverId: s
   return rows;
 }
 
+const inForce = 'b.account_id = $1 AND b.lifted_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > $2::timestamptz)';
+
 /**
- * Bans in force now that the server's file did not hold are recorded as written at `atIso`; bans no
- * longer in force (or not the account's) as removed. Rows of bans back in force are revived, the
- * others inserted plainly: an upsert costs half again as much a row, and a first sync writes one row
- * per ban. The removal runs first and probes bans by primary key: a plan joining the other way
- * scanned ban_syncs, which grows with every server synced in the same transaction. Syncs of one
- * server never overlap (the worker's lock); one that did would fail on the primary key and be retried.
+ * Brings the account's ban-file record to the bans in force at `nowIso`, the file each of its
+ * servers is written: entries of bans that left it are closed, bans new to it (or back in force)
+ * get an open entry. The closing runs first and probes bans by primary key, so the entries opened
+ * next are never checked (a first sync checks none). An overlapping sync of the account fails on
+ * the one-open-entry index and is retried from its requests.
  */
-export async function recordBanFileSync(db: Queryable, accountId: string, serverId: string, nowIso: string): Promise<{ added: number; removed: number }> {
-  const inForce = 'b.account_id = $2 AND b.lifted_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > $3::timestamptz)';
-  // First what left the file, so that the rows written next are never checked (a first sync checks none).
-  const removed = await db.query(
-    `UPDATE ban_syncs s SET removed_at = $3
-     WHERE s.server_id = $1 AND s.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.id = s.ban_id AND ${inForce})`,
-    [serverId, accountId, nowIso],
+export async function recordBanFile(db: Queryable, accountId: string, nowIso: string): Promise<void> {
+  await db.query(
+    `UPDATE ban_file_entries e SET removed_at = $2
+     WHERE e.account_id = $1 AND e.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.id = e.ban_id AND ${inForce})`,
+    [accountId, nowIso],
   );
-  const revived = await db.query(
-    `UPDATE ban_syncs s SET synced_at = $3, removed_at = NULL
-     WHERE s.server_id = $1 AND s.removed_at IS NOT NULL AND EXISTS (SELECT 1 FROM bans b WHERE b.id = s.ban_id AND ${inForce})`,
-    [serverId, accountId, nowIso],
+  // A ban that left and came back within one clock reading reopens the entry it had.
+  await db.query(
+    `INSERT INTO ban_file_entries (account_id, ban_id, added_at)
+     SELECT $1, b.id, $2 FROM bans b
+     WHERE ${inForce} AND NOT EXISTS (SELECT 1 FROM ban_file_entries e WHERE e.ban_id = b.id AND e.removed_at IS NULL)
+     ORDER BY b.id
+     ON CONFLICT (account_id, ban_id, added_at) DO UPDATE SET removed_at = NULL`,
+    [accountId, nowIso],
   );
-  const inserted = await db.query(
-    `INSERT INTO ban_syncs (server_id, ban_id, synced_at)
-     SELECT $1, b.id, $3 FROM bans b
-     WHERE ${inForce} AND NOT EXISTS (SELECT 1 FROM ban_syncs s WHERE s.server_id = $1 AND s.ban_id = b.id)
-     ORDER BY b.id`,
-    [serverId, accountId, nowIso],
+}
+
+/** Entry `e` was open at time `at` (its ban was in the files written then). */
+const openAt = (e: string, at: string) => `${e}.added_at <= ${at} AND (${e}.removed_at IS NULL OR ${e}.removed_at > ${at})`;
+
+/**
+ * What a server's ban file gains and loses when the account's file, as recordBanFile left it, is
+ * written over the one of its sync at `sinceIso` (null: its first sync; every ban is added).
+ */
+export async function banFileChanges(db: Queryable, accountId: string, sinceIso: string | null): Promise<{ added: number; removed: number }> {
+  const { rows: [changes] } = await db.query<{ added: number; removed: number }>(
+    `SELECT
+       (SELECT count(*) FROM ban_file_entries e WHERE e.account_id = $1 AND e.removed_at IS NULL
+          AND ($2::timestamptz IS NULL OR (e.added_at > $2 AND NOT EXISTS
+            (SELECT 1 FROM ban_file_entries o WHERE o.account_id = $1 AND o.ban_id = e.ban_id AND ${openAt('o', '$2')})))) AS added,
+       (SELECT count(*) FROM ban_file_entries e WHERE e.account_id = $1 AND $2::timestamptz IS NOT NULL AND ${openAt('e', '$2')}
+          AND e.removed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ban_file_entries o WHERE o.ban_id = e.ban_id AND o.removed_at IS NULL)) AS removed`,
+    [accountId, sinceIso],
   );
-  return { added: (revived.rowCount ?? 0) + (inserted.rowCount ?? 0), removed: removed.rowCount ?? 0 };
+  return changes!;
 }
 
 export interface LastSync {
   path: string | null;
   sha256: string;
+  syncedAt: string;
 }
 
 export async function lastSync(db: Queryable, serverId: string, kind: FileKind): Promise<LastSync | undefined> {
-  const { rows } = await db.query<LastSync>('SELECT path, sha256 FROM game_file_syncs WHERE server_id = $1 AND kind = $2', [serverId, kind]);
+  const { rows } = await db.query<LastSync>('SELECT path, sha256, synced_at AS "syncedAt" FROM game_file_syncs WHERE server_id = $1 AND kind = $2', [serverId, kind]);
   return rows[0];
 }
 
@@ -106,13 +123,16 @@ export async function saveSync(db: Queryable, serverId: string, kind: FileKind, 
 }
 
 /**
- * Servers whose ban file still holds a ban that expired by `nowIso`. (A lifted ban leaves the files
- * through the sync its lifting asked for.)
+ * Servers whose ban file, as last synced, holds a ban that expired since (by `nowIso`). (A lifted
+ * ban leaves the files through the sync its lifting asked for.)
  */
 export async function serversWithExpiredBans(db: Queryable, nowIso: string): Promise<string[]> {
   const { rows } = await db.query<{ serverId: string }>(
-    `SELECT DISTINCT s.server_id AS "serverId" FROM bans b JOIN ban_syncs s ON s.ban_id = b.id AND s.removed_at IS NULL
-     WHERE b.expires_at <= $1::timestamptz AND b.expires_at IS NOT NULL AND b.lifted_at IS NULL`,
+    `SELECT DISTINCT g.server_id AS "serverId" FROM game_file_syncs g JOIN servers v ON v.id = g.server_id AND v.revoked_at IS NULL
+       JOIN bans b ON b.account_id = v.account_id AND b.expires_at > g.synced_at AND b.expires_at <= $1::timestamptz
+         AND b.expires_at IS NOT NULL AND b.lifted_at IS NULL
+     WHERE g.kind = 'bans'
+       AND EXISTS (SELECT 1 FROM ban_file_entries e WHERE e.account_id = v.account_id AND e.ban_id = b.id AND ${openAt('e', 'g.synced_at')})`,
     [nowIso],
   );
   return rows.map((r) => r.serverId);

@@ -1,7 +1,8 @@
 // Syncs servers' game files (DESIGN 9): renders what PostgreSQL holds, writes it atomically to the
 // server's configured path (when it has one: a remote host pulls the same rendering instead), records
-// which bans each server's file holds (ban_syncs, read by the Data API), and audits every sync that
-// changed a file. The ban file is rendered once per account and written to each of its servers.
+// what the account's ban file holds (ban_file_entries: with each server's sync time, what the Data
+// API lists), and audits every sync that changed a file. The ban file is rendered and recorded once
+// per account and written to each of its servers.
 // Runs in the worker only: the web process asks for syncs (sync-requests.ts).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { defaultLineEnding, lineEndingOf, parseBanFile, parsePriorityFile } from
 import type { LineEnding } from './ban-file.ts';
 import { removeStaleTemps, writeAtomically } from './atomic-write.ts';
 import { importBanFile, importPriorityFile } from './file-import.ts';
-import { lastSync, recordBanFileSync, saveSync, syncTargets } from './game-files.repo.ts';
+import { banFileChanges, lastSync, recordBanFile, saveSync, syncTargets } from './game-files.repo.ts';
 import type { SyncTarget } from './game-files.repo.ts';
 import { renderBanFile, renderPriorityFile, withLineEnding } from './render.ts';
 import type { RenderedFile } from './render.ts';
@@ -58,13 +59,19 @@ async function importOnFirstSync(tx: DbClient, target: SyncTarget, kind: FileKin
   return (await importPriorityFile(tx, target.accountId, target.id, parsePriorityFile(text).ids, nowIso)).length;
 }
 
-/** Writes the rendered file when its content differs from what is on disk; records the sync. */
-async function place(deps: Deps, tx: DbClient, target: SyncTarget, kind: FileKind, file: RenderedFile, disk: OnDisk, imported: number, nowIso: string): Promise<SyncOutcome> {
+type BanFileChanges = (sinceIso: string | null) => Promise<{ added: number; removed: number }>;
+const noChanges: BanFileChanges = async () => ({ added: 0, removed: 0 });
+
+/**
+ * Writes the rendered file when its content differs from what is on disk; records the sync.
+ * `banChanges` tells what a ban file gains and loses since the server's last sync.
+ */
+async function place(deps: Deps, tx: DbClient, target: SyncTarget, kind: FileKind, file: RenderedFile, disk: OnDisk, imported: number, nowIso: string, banChanges = noChanges): Promise<SyncOutcome> {
   const path = pathOf(target, kind);
   const written = path !== null && (!disk.content || sha256(disk.content) !== file.sha256);
   if (written) await writeAtomically(path, file.content);
-  const recorded = kind === 'bans' ? await recordBanFileSync(tx, target.accountId, target.id, nowIso) : { added: 0, removed: 0 };
   const last = await lastSync(tx, target.id, kind);
+  const recorded = await banChanges(last?.syncedAt ?? null);
   await saveSync(tx, target.id, kind, path, file.sha256, file.entries, nowIso);
   if (written || imported > 0 || recorded.added > 0 || recorded.removed > 0 || last?.sha256 !== file.sha256) {
     await insertAudit(tx, {
@@ -94,14 +101,22 @@ async function syncAccountBans(deps: Deps, targets: SyncTarget[], failed: Failur
   return inTransaction(deps.db, async (tx) => {
     // One snapshot: the rendered file and the sync records name the same bans.
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    const crlf = await renderBanFile(tx, targets[0]!.accountId, nowIso, '\r\n');
+    const accountId = targets[0]!.accountId;
+    const crlf = await renderBanFile(tx, accountId, nowIso, '\r\n');
+    await recordBanFile(tx, accountId, nowIso);
+    // The servers of a group were mostly synced together last time: one count per earlier sync time.
+    const counted = new Map<string | null, { added: number; removed: number }>();
+    const banChanges: BanFileChanges = async (sinceIso) => {
+      if (!counted.has(sinceIso)) counted.set(sinceIso, await banFileChanges(tx, accountId, sinceIso));
+      return counted.get(sinceIso)!;
+    };
     let lf: RenderedFile | undefined;
     const outcomes: SyncOutcome[] = [];
     for (const [i, target] of targets.entries()) {
       const file = disks[i]!.eol === '\r\n' ? crlf : (lf ??= withLineEnding(crlf, '\n'));
       await tx.query('SAVEPOINT server_file');
       try {
-        outcomes.push(await place(deps, tx, target, 'bans', file, disks[i]!, imported[i]!, nowIso));
+        outcomes.push(await place(deps, tx, target, 'bans', file, disks[i]!, imported[i]!, nowIso, banChanges));
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT server_file');
         deps.log.error({ err, serverId: target.id, path: target.banFilePath }, 'ban file sync failed');

@@ -13,7 +13,7 @@ export const serverViewOperations: Operation[] = [
     responses: { 200: ['leaderboard page', 'leaderboard-page.json'], 400: e('a parameter is out of range'), ...session, ...rebuilding } },
   { ...read, method: 'get', path: '/api/servers/{id}/kills', summary: 'The killfeed, newest first; page with nextCursor as before; at most 100 a page (servers.read)', query: 'query-kills.json',
     responses: { 200: ['killfeed page', 'killfeed-page.json'], 400: e('a parameter is out of range'), ...session } },
-  { ...read, method: 'get', path: '/api/servers/{id}/bans', summary: 'Bans as synced to the server\'s ban file, newest sync first; at most 100 a page (servers.read)', query: 'query-bans.json',
+  { ...read, method: 'get', path: '/api/servers/{id}/bans', summary: 'Bans in the server\'s ban file as last synced, newest in the file first; at most 100 a page (servers.read)', query: 'query-bans.json',
     responses: { 200: ['ban list', 'ban-list.json'], 400: e('a parameter is out of range'), ...session } },
   { ...read, method: 'get', path: '/api/servers/{id}/metrics', summary: 'Stored status samples (online, players, fps, uptime) with from < at <= to, oldest first; default the last 24 hours; page with nextCursor as from (servers.read)',
     query: 'query-server-metrics.json', responses: { 200: ['samples', 'metrics-page.json'], 400: e('a parameter is out of range, or from is not before to'), ...session } },

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { mintApiKey } from '../../src/accounts/api-key.ts';
-import { insertBan, liftBan, recordBanSync } from '../../src/bans/ban.repo.ts';
+import { insertBan, liftBan, updateBan } from '../../src/bans/ban.repo.ts';
 import type { NewBan } from '../../src/bans/ban.repo.ts';
 import { registerServer } from '../../src/servers/server.ts';
+import { recordBanFileSync } from '../helpers/ban-files.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, tenant } from '../helpers/seed.ts';
@@ -50,10 +51,10 @@ const pid = (label: string) => {
 };
 const ids = (list: Ban[]) => list.map((b) => labels.get(b.platformId) ?? b.platformId);
 
-/** Inserts a ban of the account and records it as synced to the server at syncedMs. */
+/** Inserts a ban of the account, then syncs the server's ban file at syncedMs (with every ban then in force). */
 async function syncedBan(accountId: string, serverId: string, ban: NewBan, syncedMs: number): Promise<string> {
   const id = await insertBan(env.deps.db, accountId, { ...ban, platformId: pid(ban.platformId) });
-  await recordBanSync(env.deps.db, serverId, id, iso(syncedMs));
+  await recordBanFileSync(env.deps.db, accountId, [serverId], syncedMs);
   return id;
 }
 
@@ -63,7 +64,7 @@ test('active=true lists permanent and unexpired bans, active=false expired ones,
   const synced = now - hour;
   await syncedBan(a.accountId, a.serverId, { platformId: 'permanent', source: 'manual', bannedAt: iso(now - 5 * hour) }, synced);
   await syncedBan(a.accountId, a.serverId, { platformId: 'unexpired', source: 'import', bannedAt: iso(now - 4 * hour), expiresAt: iso(now + hour) }, synced);
-  await syncedBan(a.accountId, a.serverId, { platformId: 'expired', source: 'cloud', bannedAt: iso(now - 3 * hour), expiresAt: iso(now - hour) }, synced);
+  await syncedBan(a.accountId, a.serverId, { platformId: 'expired', source: 'cloud', bannedAt: iso(now - 3 * hour), expiresAt: iso(now - hour / 2) }, synced);
   await syncedBan(a.accountId, a.serverId, { platformId: 'expires-now', source: 'manual', bannedAt: iso(now - 2 * hour), expiresAt: iso(now) }, synced);
   const liftedPermanent = await syncedBan(a.accountId, a.serverId, { platformId: 'lifted-permanent', source: 'manual', bannedAt: iso(now - hour) }, synced);
   const liftedExpired = await syncedBan(a.accountId, a.serverId, { platformId: 'lifted-expired', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now - 1000) }, synced);
@@ -86,36 +87,42 @@ test('permanent is true with expiresAt null; every field is rendered', async (t)
   ]);
 });
 
-test('bans of another server, another account, or never synced are not listed', async (t) => {
+test('a server lists its file as of its own last sync; other accounts\' bans and bans made since are not listed', async (t) => {
   const [a, b] = await Promise.all([tenant(env.deps), tenant(env.deps)]);
   const now = env.clock.now();
   const second = await registerServer(env.deps, a.accountId, { name: 'second' });
-  await syncedBan(a.accountId, a.serverId, { platformId: 'here', source: 'manual' }, now - 1000);
-  await syncedBan(a.accountId, second.server.id, { platformId: 'other-server', source: 'manual' }, now - 1000);
+  await syncedBan(a.accountId, a.serverId, { platformId: 'here', source: 'manual' }, now - 2000);
+  // Only the second server synced since this ban was made: the first one's file does not hold it yet.
+  await syncedBan(a.accountId, second.server.id, { platformId: 'since', source: 'manual' }, now - 1000);
   await insertBan(env.deps.db, a.accountId, { platformId: pid('never-synced'), source: 'manual' });
-  // A ban of account b, even if recorded against a's server, is not a's.
-  await syncedBan(b.accountId, a.serverId, { platformId: 'other-account', source: 'manual' }, now - 1000);
-  await syncedBan(b.accountId, b.serverId, { platformId: 'b-own', source: 'manual' }, now - 1000);
+  const bOwn = await syncedBan(b.accountId, b.serverId, { platformId: 'b-own', source: 'manual' }, now - 1000);
+  // An entry naming another account's ban (the sync never writes one) lists nothing either.
+  await env.deps.db.query('INSERT INTO ban_file_entries (account_id, ban_id, added_at, removed_at) VALUES ($1, $2, $3, $4)', [a.accountId, bOwn, iso(now - 3000), iso(now + hour)]);
   t.deepEqual(ids(await bans(t, a)), ['here']);
-  t.deepEqual(ids(await bans(t, { key: a.key, serverId: second.server.id })), ['other-server']);
+  t.deepEqual(ids(await bans(t, { key: a.key, serverId: second.server.id })), ['since', 'here']);
   t.deepEqual(ids(await bans(t, b)), ['b-own']);
+  // A server never synced lists nothing.
+  const third = await registerServer(env.deps, a.accountId, { name: 'third' });
+  t.deepEqual(ids(await bans(t, { key: a.key, serverId: third.server.id })), []);
 });
 
-test('order: newest sync first, then bannedAt descending', async (t) => {
+test('order: newest in the file first, then bannedAt descending; a ban back in the file comes first', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
+  // In the file from 40 s ago until it expires, 35 s ago; the sync 30 s ago takes it out.
+  const back = await syncedBan(a.accountId, a.serverId, { platformId: 'back', source: 'manual', bannedAt: iso(now - 10 * hour), expiresAt: iso(now - 35_000) }, now - 40_000);
+  t.deepEqual(ids(await bans(t, a)), ['back']);
   await syncedBan(a.accountId, a.serverId, { platformId: 'synced-oldest', source: 'manual', bannedAt: iso(now - hour) }, now - 30_000);
-  await syncedBan(a.accountId, a.serverId, { platformId: 'synced-mid-banned-early', source: 'manual', bannedAt: iso(now - 5 * hour) }, now - 20_000);
+  await insertBan(env.deps.db, a.accountId, { platformId: pid('synced-mid-banned-early'), source: 'manual', bannedAt: iso(now - 5 * hour) });
   await syncedBan(a.accountId, a.serverId, { platformId: 'synced-mid-banned-late', source: 'manual', bannedAt: iso(now - 2 * hour) }, now - 20_000);
   await syncedBan(a.accountId, a.serverId, { platformId: 'synced-newest', source: 'manual', bannedAt: iso(now - 9 * hour) }, now - 10_000);
   const order = ['synced-newest', 'synced-mid-banned-late', 'synced-mid-banned-early', 'synced-oldest'];
   t.deepEqual(ids(await bans(t, a)), order);
-  // A re-sync moves a ban to the front.
-  const resynced = await insertBan(env.deps.db, a.accountId, { platformId: pid('resynced'), source: 'manual', bannedAt: iso(now - 10 * hour) });
-  await recordBanSync(env.deps.db, a.serverId, resynced, iso(now - 40_000));
-  t.deepEqual(ids(await bans(t, a)), [...order, 'resynced']);
-  await recordBanSync(env.deps.db, a.serverId, resynced, iso(now - 1000));
-  t.deepEqual(ids(await bans(t, a)), ['resynced', ...order]);
+  // Made permanent, it is in force again: the next sync writes it back, newest in the file.
+  t.truthy(await updateBan(env.deps.db, a.accountId, back, { expiresAt: null }, iso(now - 5000)));
+  t.deepEqual(ids(await bans(t, a)), order, 'not in the file until the next sync');
+  await recordBanFileSync(env.deps.db, a.accountId, [a.serverId], now - 1000);
+  t.deepEqual(ids(await bans(t, a)), ['back', ...order]);
 });
 
 test.serial('a ban leaves the active list when the service clock passes its expiry', async (t) => {
@@ -162,8 +169,9 @@ test('the default limit is 100 and limits are clamped to the tier cap: 100 stand
   const ids550 = Array.from({ length: 550 }, (_, i) => i);
   for (let i = 0; i < ids550.length; i += 50) {
     await Promise.all(ids550.slice(i, i + 50).map((n) =>
-      syncedBan(a.accountId, a.serverId, { platformId: `p${String(n).padStart(3, '0')}`, source: 'import', bannedAt: iso(now - hour) }, now - 100_000 + n)));
+      insertBan(env.deps.db, a.accountId, { platformId: pid(`p${String(n).padStart(3, '0')}`), source: 'import', bannedAt: iso(now - hour + n) })));
   }
+  await recordBanFileSync(env.deps.db, a.accountId, [a.serverId], now - 1000);
   t.is((await bans(t, partner)).length, 100, 'the default limit');
   t.is((await bans(t, a, '?limit=1000')).length, 100);
   t.is((await bans(t, a, '?limit=101')).length, 100);

@@ -8,6 +8,7 @@ import test from 'ava';
 import { createBan, removeBan } from '../../src/bans/bans.ts';
 import type { Actor } from '../../src/bans/bans.ts';
 import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
+import { syncGameFiles } from '../../src/game-files/sync.ts';
 import { expireGameFileEntries } from '../../src/game-files/expiry-job.ts';
 import { requestServerSync } from '../../src/game-files/sync-requests.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
@@ -106,7 +107,7 @@ test.serial('first sync imports hand-written entries (both forms, comments, CRLF
   t.deepEqual(audit.rows.map((r) => r.action), ['ban.import-file', 'files.sync', 'queue.import-file', 'files.sync', 'files.sync']);
 });
 
-test.serial('the Data API lists the synced bans newest sync first; lifted and other accounts\' bans never appear', async (t) => {
+test.serial('the Data API lists the synced bans newest in the file first; lifted and other accounts\' bans never appear', async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const files = await withFiles(a);
   const filesB = await withFiles(b);
@@ -169,4 +170,42 @@ test.serial('a file that cannot be written is retried at the next run; the other
   await drainSyncRequests(env.deps);
   t.is(await readFile(join(files.dir, 'ban2.txt'), 'utf8'), crlf(p, dayzIdOf(p)));
   t.is((await env.deps.db.query('SELECT 1 FROM file_sync_requests WHERE server_id = $1', [second.server.id])).rowCount, 0);
+});
+
+test.serial('each server\'s sync audits what its own file gained and lost since its last sync', async (t) => {
+  const a = await tenant(env.deps);
+  const files = await withFiles(a);
+  const second = await registerServer(env.deps, a.accountId, { name: 'second', banFilePath: join(files.dir, 'ban2.txt') });
+  const first = await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
+  await drainSyncRequests(env.deps);
+  env.clock.advance(1000);
+  // The second server misses a sync (its file cannot be written), so its file falls behind.
+  await updateManagedServer(env.deps.db, a.accountId, second.server.id, { banFilePath: join(files.dir, 'missing-dir', 'ban2.txt') });
+  await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
+  await removeBan(env.deps, a.accountId, first.id, admin);
+  await drainSyncRequests(env.deps);
+  env.clock.advance(1000);
+  await updateManagedServer(env.deps.db, a.accountId, second.server.id, { banFilePath: join(files.dir, 'ban2.txt') });
+  await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
+  await drainSyncRequests(env.deps);
+  const audits = await env.deps.db.query(
+    "SELECT target_id AS server, details->'added' AS added, details->'removed' AS removed FROM audit_log WHERE account_id = $1 AND action = 'files.sync' ORDER BY id",
+    [a.accountId]);
+  const of = (server: string) => audits.rows.filter((r) => r.server === server).map((r) => [r.added, r.removed]);
+  t.deepEqual(of(a.serverId), [[1, 0], [1, 1], [1, 0]]);
+  t.deepEqual(of(second.server.id), [[1, 0], [2, 1]], 'the missed sync counts in the next one');
+  t.deepEqual((await dataGet(env, a, `/servers/${second.server.id}/bans`)).body.bans.length, 2);
+});
+
+test.serial('two syncs of one community at once record each ban once; the one that lost is retried', async (t) => {
+  const a = await tenant(env.deps);
+  await withFiles(a);
+  for (let i = 0; i < 20; i++) await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
+  const outcomes = await Promise.all([syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }]), syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }])]);
+  t.true(outcomes.some((o) => o.synced.length === 1), 'one of them synced');
+  const entries = await env.deps.db.query('SELECT ban_id FROM ban_file_entries WHERE account_id = $1', [a.accountId]);
+  t.is(entries.rowCount, 20);
+  t.is(new Set(entries.rows.map((r) => r.ban_id)).size, 20);
+  await drainSyncRequests(env.deps);
+  t.is((await dataGet(env, a, `/servers/${a.serverId}/bans?limit=100`)).body.bans.length, 20);
 });

@@ -129,3 +129,25 @@ test.serial('server.started asks for both files of that server; a new file path 
   await ingest(env, a, [{ id, type: 'server.started', ts: env.clock.now() }]).expect(200);
   t.deepEqual(await pending(), [], 'a re-sent event asks for nothing again');
 });
+
+test.serial('an expired ban leaves every file holding it, also after another server of the community synced without it', async (t) => {
+  const a = await tenant(env.deps);
+  const dir = await mkdtemp(join(tmpdir(), 'expiry-shared-'));
+  const path = (name: string) => join(dir, name);
+  await env.deps.db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [a.serverId, path('a1-ban.txt')]);
+  await registerServer(env.deps, a.accountId, { name: 'a2', banFilePath: path('a2-ban.txt') });
+  const [keep, expire] = [steam(), steam()];
+  await createBan(env.deps, a.accountId, { platformId: keep }, actor);
+  await createBan(env.deps, a.accountId, { platformId: expire, durationMinutes: 1 }, actor);
+  await drainSyncRequests(env.deps);
+  t.true((await readFile(path('a2-ban.txt'), 'utf8')).includes(expire));
+  env.clock.advance(61_000);
+  // a1 restarts before the expiry job runs: its sync takes the ban out of the community's file.
+  await ingest(env, a, [{ id: randomUUID(), type: 'server.started', ts: env.clock.now() }]).expect(200);
+  await drainSyncRequests(env.deps);
+  t.false((await readFile(path('a1-ban.txt'), 'utf8')).includes(expire));
+  t.true((await readFile(path('a2-ban.txt'), 'utf8')).includes(expire), 'a2 not synced since');
+  t.like(await expireGameFileEntries(env.deps), { banFiles: 1 });
+  t.is(await readFile(path('a2-ban.txt'), 'utf8'), `${keep}\r\n${dayzIdOf(keep)}\r\n`);
+  t.is(await expireGameFileEntries(env.deps), undefined, 'no file holds it any more');
+});

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { registerServer } from '../../src/servers/server.ts';
-import { insertBan, recordBanSync } from '../../src/bans/ban.repo.ts';
+import { insertBan } from '../../src/bans/ban.repo.ts';
+import { recordBanFileSync } from '../helpers/ban-files.ts';
 import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
 import { upsertMergedPlayer } from '../../src/identities/identity.repo.ts';
 import { IdentityLinkError, learnSteam64, mergeIntoSteam64 } from '../../src/identities/merge.ts';
@@ -102,8 +103,8 @@ async function dayzHistory(t: ExecutionContext) {
     presence('player.heartbeat', now - 20_000, who(dayz, 'NewName')),
   ]);
   await ok(t, b, [kill(now - 50_000, who(dayz, 'OnB'), other, { distance: 50 })]);
-  const banId = await insertBan(env.deps.db, a.accountId, { platformId: dayz, source: 'manual', reason: 'cheating' });
-  await recordBanSync(env.deps.db, a.serverId, banId, new Date(now).toISOString());
+  await insertBan(env.deps.db, a.accountId, { platformId: dayz, source: 'manual', reason: 'cheating' });
+  await recordBanFileSync(env.deps.db, a.accountId, [a.serverId], now);
   return { a, b, steam64, dayz, other, now };
 }
 
