@@ -1,8 +1,11 @@
 // Bounds what ingestion may hold of this process. A server's batches take turns: four in their
 // PostgreSQL phase at most (they share a lock for their totals, but what precedes it, computing
 // the call and inserting the event ids and kills, runs side by side), eight more
-// waiting; all servers' batches admitted together are bounded too, each holding its parsed body in
-// memory. Beyond either bound a batch is refused with 429, which agents retry after Retry-After.
+// waiting; all servers' batches admitted together are bounded too, by the bytes of their bodies,
+// which they hold parsed in memory (a fleet's batches of 20 events are a few kB, a backfill's of
+// 500 kills about 150 kB, the largest allowed 2 MB), and by their number. Beyond a bound a batch is
+// refused with 429, which agents retry after Retry-After: a refusal costs the agent a second and
+// the service the batch again, so small batches wait rather than be refused while memory allows.
 // The connections ingestion holds are bounded apart from the batches (a group call carries many
 // batches on one): all of the pool but one, so the Data API and the controller are never starved
 // by servers that push many batches at once.
@@ -35,14 +38,17 @@ class Gate {
 export const perServerInFlight = 4;
 /** Batches of one server that may wait in one process before more are refused. */
 export const perServerQueued = 8;
-/** Batches of all servers that one process may hold at once (in their PostgreSQL phase or waiting for it). */
-export const allAdmitted = 128;
+/** Bytes of the bodies of all servers' batches one process may hold at once (in their PostgreSQL phase or waiting for it). */
+export const admittedBodyBytes = 64 * 1024 * 1024;
+/** Batches of all servers that one process may hold at once, however small. */
+export const allAdmitted = 2048;
 
 const refusal = () => new ApiError('RATE_LIMITED', 'too many batches in flight; retry shortly', { retryAfter: 1 }, { 'Retry-After': '1' });
 
 export class IngestGate {
   private readonly servers = new Map<string, Gate>();
   private admitted = 0;
+  private admittedBytes = 0;
   private readonly connections: Gate;
 
   constructor(poolSize: number) {
@@ -52,25 +58,27 @@ export class IngestGate {
   /**
    * Refuses a batch that run() would refuse now, before its body is read and parsed: under
    * overload, a refused batch then costs no parsing. Nothing is reserved (a slow upload holds no
-   * place), so run() decides again.
+   * place), so run() decides again. `bodyBytes`: its declared length.
    */
-  refuseWhenFull(serverId: string): void {
-    if (this.full(this.servers.get(serverId)?.busy ?? 0)) throw refusal();
+  refuseWhenFull(serverId: string, bodyBytes: number): void {
+    if (this.full(this.servers.get(serverId)?.busy ?? 0, bodyBytes)) throw refusal();
   }
 
-  /** Runs a batch's PostgreSQL phase in its server's turn. */
-  async run<T>(serverId: string, work: () => Promise<T>): Promise<T> {
+  /** Runs the PostgreSQL phase of a batch of `bodyBytes` in its server's turn. */
+  async run<T>(serverId: string, bodyBytes: number, work: () => Promise<T>): Promise<T> {
     let gate = this.servers.get(serverId);
     if (!gate) this.servers.set(serverId, (gate = new Gate(perServerInFlight)));
-    if (this.full(gate.busy)) {
+    if (this.full(gate.busy, bodyBytes)) {
       if (gate.busy === 0) this.servers.delete(serverId);
       throw refusal();
     }
     this.admitted += 1;
+    this.admittedBytes += bodyBytes;
     try {
       return await gate.run(work);
     } finally {
       this.admitted -= 1;
+      this.admittedBytes -= bodyBytes;
       if (gate.busy === 0) this.servers.delete(serverId);
     }
   }
@@ -80,7 +88,9 @@ export class IngestGate {
     return this.connections.run(work);
   }
 
-  private full(serverBusy: number): boolean {
-    return serverBusy >= perServerInFlight + perServerQueued || this.admitted >= allAdmitted;
+  /** A batch is always admitted into an empty process, however large (the body limit bounds it). */
+  private full(serverBusy: number, bodyBytes: number): boolean {
+    return serverBusy >= perServerInFlight + perServerQueued || this.admitted >= allAdmitted
+      || (this.admitted > 0 && this.admittedBytes + bodyBytes > admittedBodyBytes);
   }
 }

@@ -22,6 +22,8 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   const groups = new OneCallGroups(deps, connection);
   const applyOneCall: IngestSlots['applyOneCall'] = (serverId, batch) => groups.apply(serverId, batch);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
+  // A body sent without its length (chunked) is counted at the limit: it may be as large.
+  const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => ctx.request.length ?? deps.config.ingestBodyLimitBytes;
 
   router.post('/api/servers/:serverId/events', async (ctx, next) => {
     const serverId = ctx.params.serverId!;
@@ -37,11 +39,12 @@ export function ingestRouter(deps: Deps): Router<AppState> {
       throw new ApiError('RATE_LIMITED', 'ingest rate exceeded', { retryAfter }, { 'Retry-After': String(retryAfter) });
     }
     if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
-    gate.refuseWhenFull(serverId);
+    gate.refuseWhenFull(serverId, bodyBytesOf(ctx));
     await next();
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, work), connection, applyOneCall });
+    const bytes = bodyBytesOf(ctx);
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection, applyOneCall });
   });
 
   return router;

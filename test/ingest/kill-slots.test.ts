@@ -4,7 +4,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../src/store/db.ts';
 import { insertKills } from '../../src/ingest/ingest.repo.ts';
-import { allAdmitted, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
+import { admittedBodyBytes, allAdmitted, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -107,32 +107,35 @@ test('one server pushing many batches at once does not take the pool from other 
   t.is(rows[0]!.n, 12_000);
 });
 
+/** The body of a fleet server's batch of about 20 events. */
+const small = 3_000;
+
 test('batches of one server beyond the in-process queue are refused with 429 and Retry-After', async (t) => {
   const gate = new IngestGate(4);
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
-  const held = Array.from({ length: perServerInFlight + perServerQueued }, () => gate.run('s1', () => hold));
-  const refused = await gate.run('s1', async () => 'ran').catch((err: { status: number; headers: Record<string, string> }) => err);
+  const held = Array.from({ length: perServerInFlight + perServerQueued }, () => gate.run('s1', small, () => hold));
+  const refused = await gate.run('s1', small, async () => 'ran').catch((err: { status: number; headers: Record<string, string> }) => err);
   t.like(refused, { status: 429, headers: { 'Retry-After': '1' } });
-  t.throws(() => gate.refuseWhenFull('s1'), { message: 'too many batches in flight; retry shortly' }, 'refused before its body is read, too');
-  t.notThrows(() => gate.refuseWhenFull('s2'));
-  t.is(await gate.run('s2', async () => 'ran'), 'ran', 'another server is not held up by it');
+  t.throws(() => gate.refuseWhenFull('s1', small), { message: 'too many batches in flight; retry shortly' }, 'refused before its body is read, too');
+  t.notThrows(() => gate.refuseWhenFull('s2', small));
+  t.is(await gate.run('s2', small, async () => 'ran'), 'ran', 'another server is not held up by it');
   release();
   await Promise.all(held);
-  t.notThrows(() => gate.refuseWhenFull('s1'));
-  t.is(await gate.run('s1', async () => 'ran'), 'ran', 'the queue drains');
+  t.notThrows(() => gate.refuseWhenFull('s1', small));
+  t.is(await gate.run('s1', small, async () => 'ran'), 'ran', 'the queue drains');
 });
 
-test('all servers\' batches held at once are bounded too, and ingestion holds all of the pool but one connection', async (t) => {
+test('all servers\' batches held at once are bounded in number too, and ingestion holds all of the pool but one connection', async (t) => {
   const gate = new IngestGate(4);
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
-  const held = Array.from({ length: allAdmitted }, (_, i) => gate.run(`s${i}`, () => hold));
-  await t.throwsAsync(gate.run('another', async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
-  t.throws(() => gate.refuseWhenFull('another'), { message: 'too many batches in flight; retry shortly' });
+  const held = Array.from({ length: allAdmitted }, (_, i) => gate.run(`s${i}`, small, () => hold));
+  await t.throwsAsync(gate.run('another', small, async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
+  t.throws(() => gate.refuseWhenFull('another', small), { message: 'too many batches in flight; retry shortly' });
   release();
   await Promise.all(held);
-  t.is(await gate.run('another', async () => 'ran'), 'ran', 'room again once they are done');
+  t.is(await gate.run('another', small, async () => 'ran'), 'ran', 'room again once they are done');
 
   let holding = 0;
   let most = 0;
@@ -148,6 +151,28 @@ test('all servers\' batches held at once are bounded too, and ingestion holds al
   free();
   await Promise.all(works);
   t.is(most, 3);
+});
+
+test('all servers\' batches held at once are bounded by their bodies\' bytes: small ones wait where large ones are refused', async (t) => {
+  const gate = new IngestGate(4);
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const large = 2 * 1024 * 1024;
+  const fit = admittedBodyBytes / large;
+  const held = Array.from({ length: fit }, (_, i) => gate.run(`large${i}`, large, () => hold));
+  await t.throwsAsync(gate.run('one more', large, async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
+  t.throws(() => gate.refuseWhenFull('one more', 1), { message: 'too many batches in flight; retry shortly' }, 'not even a byte more');
+  release();
+  await Promise.all(held);
+  // A fleet's batches of a few kB: far more than 128 are held at once (the bound before).
+  let free!: () => void;
+  const busy = new Promise<void>((resolve) => (free = resolve));
+  const many = Array.from({ length: 1000 }, (_, i) => gate.run(`fleet${i}`, small, () => busy));
+  t.notThrows(() => gate.refuseWhenFull('fleet-next', small));
+  free();
+  await Promise.all(many);
+  // One batch larger than the whole budget still goes when nothing else is held.
+  t.is(await gate.run('huge', admittedBodyBytes + 1, async () => 'ran'), 'ran');
 });
 
 test('a batch beyond the queue is refused before its body is parsed; the batches held all land once released', async (t) => {
