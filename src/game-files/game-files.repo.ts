@@ -74,8 +74,8 @@ export async function recordBanFile(db: Queryable, accountId: string, nowIso: st
   );
   // A ban that left and came back within one clock reading reopens the entry it had.
   await db.query(
-    `INSERT INTO ban_file_entries (account_id, ban_id, added_at)
-     SELECT $1, b.id, $2 FROM bans b
+    `INSERT INTO ban_file_entries (account_id, ban_id, added_at, banned_at)
+     SELECT $1, b.id, $2, b.banned_at FROM bans b
      WHERE ${inForce} AND NOT EXISTS (SELECT 1 FROM ban_file_entries e WHERE e.ban_id = b.id AND e.removed_at IS NULL)
      ORDER BY b.id
      ON CONFLICT (account_id, ban_id, added_at) DO UPDATE SET removed_at = NULL`,

@@ -97,7 +97,7 @@ test('a server lists its file as of its own last sync; other accounts\' bans and
   await insertBan(env.deps.db, a.accountId, { platformId: pid('never-synced'), source: 'manual' });
   const bOwn = await syncedBan(b.accountId, b.serverId, { platformId: 'b-own', source: 'manual' }, now - 1000);
   // An entry naming another account's ban (the sync never writes one) lists nothing either.
-  await env.deps.db.query('INSERT INTO ban_file_entries (account_id, ban_id, added_at, removed_at) VALUES ($1, $2, $3, $4)', [a.accountId, bOwn, iso(now - 3000), iso(now + hour)]);
+  await env.deps.db.query('INSERT INTO ban_file_entries (account_id, ban_id, added_at, removed_at, banned_at) VALUES ($1, $2, $3, $4, $3)', [a.accountId, bOwn, iso(now - 3000), iso(now + hour)]);
   t.deepEqual(ids(await bans(t, a)), ['here']);
   t.deepEqual(ids(await bans(t, { key: a.key, serverId: second.server.id })), ['since', 'here']);
   t.deepEqual(ids(await bans(t, b)), ['b-own']);
