@@ -63,6 +63,22 @@ export async function prepareDatabase(deps: Deps, say: (line: string) => void): 
     say(`fixture: generated in ${seconds(started)} s`);
   }
   await resetIngestServer(deps);
+  say(await databaseState(deps));
+}
+
+/**
+ * The PostgreSQL settings that move ingestion's figures between machines, and how many event ids
+ * the bench database keeps from earlier runs (their index grows with every run).
+ */
+async function databaseState(deps: Deps): Promise<string> {
+  const { rows: [s] } = await deps.db.query<Record<string, string>>(
+    `SELECT current_setting('server_version') AS version, current_setting('autovacuum') AS autovacuum,
+       current_setting('shared_buffers') AS "sharedBuffers", current_setting('max_wal_size') AS "maxWalSize",
+       current_setting('synchronous_commit') AS "synchronousCommit",
+       pg_size_pretty(pg_relation_size('ingest_events_pkey')) AS "eventIdIndex"`,
+  );
+  return `postgres ${s!.version}: autovacuum ${s!.autovacuum}, shared_buffers ${s!.sharedBuffers}, max_wal_size ${s!.maxWalSize}, ` +
+    `synchronous_commit ${s!.synchronousCommit}; the event ids kept from earlier runs: an index of ${s!.eventIdIndex}`;
 }
 
 async function fixtureComplete(deps: Deps): Promise<boolean> {

@@ -3,7 +3,8 @@
 //
 //   1. fixture: database gameservice_bench, schema "bench" (generated once, then reused), Redis
 //      keys under "bench:" deleted and rebuilt from PostgreSQL by rebuildDerivedState; an API key,
-//      an ingest token and a session of the bench community's owner made for this run
+//      an ingest token and a session of the bench community's owner made for this run; the
+//      PostgreSQL settings that move ingestion's figures, and the event-id index kept so far
 //   2. limiter accuracy (bench/limiter-accuracy.ts): bursts across a window boundary sent to the
 //      limiter function itself, timed by a ManualClock; admitted in the worst 60 s vs the limit
 //   3. in child processes: the service (`src/main.ts --role web`), bench/hello.ts, and two more
