@@ -44,6 +44,9 @@ export const admittedBodyBytes = 64 * 1024 * 1024;
 /** Batches of all servers that one process may hold at once, however small. */
 export const allAdmitted = 2048;
 
+/** What a batch's body counts against the gate: its declared length, or the limit when it has none (chunked). */
+export const countedBodyBytes = (declaredLength: number | undefined, bodyLimitBytes: number): number => declaredLength ?? bodyLimitBytes;
+
 const refusal = () => new ApiError('RATE_LIMITED', 'too many batches in flight; retry shortly', { retryAfter: 1 }, { 'Retry-After': '1' });
 
 export class IngestGate {

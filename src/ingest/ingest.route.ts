@@ -11,7 +11,7 @@ import { verifyIngestToken } from './ingest-token.ts';
 import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
 import { OneCallGroups } from './one-call-groups.ts';
-import { IngestGate } from './ingest-gate.ts';
+import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
@@ -22,8 +22,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   const groups = new OneCallGroups(deps, connection);
   const applyOneCall: IngestSlots['applyOneCall'] = (serverId, batch) => groups.apply(serverId, batch);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
-  // A body sent without its length (chunked) is counted at the limit: it may be as large.
-  const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => ctx.request.length ?? deps.config.ingestBodyLimitBytes;
+  const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
 
   router.post('/api/servers/:serverId/events', async (ctx, next) => {
     const serverId = ctx.params.serverId!;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../src/store/db.ts';
 import { insertKills } from '../../src/ingest/ingest.repo.ts';
-import { admittedBodyBytes, allAdmitted, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
+import { admittedBodyBytes, allAdmitted, countedBodyBytes, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -171,6 +171,10 @@ test('all servers\' batches held at once are bounded by their bodies\' bytes: sm
   t.notThrows(() => gate.refuseWhenFull('fleet-next', small));
   free();
   await Promise.all(many);
+  // A body sent without its length (chunked) counts as the body limit: as many as the largest fit.
+  t.is(countedBodyBytes(undefined, large), large);
+  t.is(countedBodyBytes(0, large), 0);
+  t.is(countedBodyBytes(3_000, large), 3_000);
   // One batch larger than the whole budget still goes when nothing else is held.
   t.is(await gate.run('huge', admittedBodyBytes + 1, async () => 'ran'), 'ran');
 });
