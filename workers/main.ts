@@ -5,7 +5,7 @@ import schedule from 'node-schedule';
 import type { Deps } from '../src/deps.ts';
 import { withJobLock } from '../src/store/job-lock.ts';
 import { reconcileDerivedState } from '../src/derived/reconcile.ts';
-import { pruneIngestEventIds } from '../src/derived/prune.ts';
+import { keepEventClaims } from '../src/ingest/event-claims.ts';
 import { fileJobs } from '../src/game-files/file-jobs.ts';
 import { expireTrustEntries } from '../src/trust/expiry.ts';
 import { pruneMetricsSamples } from '../src/servers/metrics.ts';
@@ -32,7 +32,8 @@ export const jobs: Job[] = [
       return result.rebuilt.length > 0 ? result : undefined;
     },
   },
-  { name: 'prune-ingest-event-ids', rule: '17 * * * *', lockMs: 10 * 60_000, run: pruneIngestEventIds },
+  // Event claims (src/ingest/event-claims.ts): the coming days' partitions added, the expired dropped.
+  { name: 'keep-event-claims', rule: '17 * * * *', lockMs: 10 * 60_000, run: keepEventClaims },
   // Status samples of the dashboard's chart, past their 30 days.
   { name: 'prune-metrics-samples', rule: '23 * * * *', lockMs: 10 * 60_000, run: pruneMetricsSamples },
   // Game files (src/game-files/file-jobs.ts): start/restart commands, requested syncs, and every

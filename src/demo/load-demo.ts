@@ -61,7 +61,8 @@ function stableUuid(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-function serverEvents(server: DemoFixture['servers'][number], nowMs: number): Record<string, unknown>[] {
+/** A server's history of kills, timed from the demo's first run, and its players online now. */
+function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number, nowMs: number): Record<string, unknown>[] {
   const { players, weapons, hitZones } = fixture;
   const events: Record<string, unknown>[] = [];
   for (let i = 0; i < server.kills; i++) {
@@ -70,7 +71,7 @@ function serverEvents(server: DemoFixture['servers'][number], nowMs: number): Re
     let victim = players[(i * 5 + 1) % players.length]!;
     if (victim === killer) victim = players[(i + 1) % players.length]!;
     events.push({
-      id: stableUuid(`${server.id}:kill:${i}`), type: 'kill', ts: nowMs - (server.kills - i) * 9 * 60_000,
+      id: stableUuid(`${server.id}:kill:${i}`), type: 'kill', ts: firstRunMs - (server.kills - i) * 9 * 60_000,
       killer, victim, weapon: weapons[i % weapons.length], distance: 5 + ((i * 37) % 400) + (i % 10) / 10,
       isHeadshot: i % 4 === 0, ...(hitZones[i % hitZones.length] ? { hitZone: hitZones[i % hitZones.length] } : {}),
     });
@@ -118,7 +119,7 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
   for (const s of fixture.servers.slice(1)) {
-    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, nowMs)];
+    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, credentials.firstRunMs, nowMs)];
     for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, s.id, { events: events.slice(i, i + 500) });
   }
   const logged = fixture.servers[0]!;
@@ -126,8 +127,8 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   const history = statusHistory(logged, nowMs, nowMs - 3600_000);
   for (let i = 0; i < history.length; i += 500) await ingestBatch(deps, logged.id, { events: history.slice(i, i + 500) });
   // The log names no map or game version: the server's metadata comes as one status event.
-  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: nowMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
-  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, nowMs);
+  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: credentials.firstRunMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
+  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, credentials.firstRunMs, nowMs);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();
@@ -144,20 +145,21 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
 }
 
 /**
- * Runs the agent (--once) over the demo logs, re-timed so the newest line is 10 s before now, against
- * the service on a port of its own. The history file keeps its name (its events keep their ids: a
- * re-run counts nothing twice); the session file is named by the run, so presence is renewed.
+ * Runs the agent (--once) over the demo logs against the service on a port of its own. The session
+ * file is re-timed so its newest line is 10 s before now, and named by the run, so presence is
+ * renewed; the history file keeps its name and the times of the first run (its events are the same
+ * again: a re-run counts nothing twice).
  */
-async function feedThroughAgent(deps: Deps, serverId: string, token: string, nowMs: number): Promise<AgentReport> {
+async function feedThroughAgent(deps: Deps, serverId: string, token: string, firstRunMs: number, nowMs: number): Promise<AgentReport> {
   const history = readFileSync(new URL(historyFile, logsDir), 'utf8');
   const session = readFileSync(new URL(sessionFile, logsDir), 'utf8');
-  const shiftMs = nowMs - 10_000 - templateNewestMs(session);
+  const shiftMs = (untilMs: number) => untilMs - 10_000 - templateNewestMs(session);
   const dir = await mkdtemp(join(tmpdir(), 'gameservice-demo-'));
   const server = createApp(deps).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    await writeFile(join(dir, historyFile), retime(history, shiftMs));
-    await writeFile(join(dir, sessionFile.replace('.ADM', `_${nowMs}.ADM`)), retime(session, shiftMs));
+    await writeFile(join(dir, historyFile), retime(history, shiftMs(firstRunMs)));
+    await writeFile(join(dir, sessionFile.replace('.ADM', `_${nowMs}.ADM`)), retime(session, shiftMs(nowMs)));
     const agent = new Agent({
       ...agentDefaults, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverId, token, logs: dir,
       state: join(dir, 'agent-state.json'), utcOffsetMinutes: 0, once: true, log: deps.log,

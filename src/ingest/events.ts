@@ -25,7 +25,10 @@ export interface Player {
 interface Base {
   index: number;
   id: string;
+  /** When it happened, by the service's clock: a ts too far ahead is the arrival time. */
   tsMs: number;
+  /** Its ts as sent: with the id, what a retry sends again (it keys the event's claim). */
+  sentMs: number;
 }
 
 export type IngestEvent =
@@ -84,7 +87,7 @@ function eventError(raw: Raw, arrivalMs: number): string | undefined {
   if (textProblem) return textProblem;
   if (typeof raw.type === 'string' && !knownTypes.has(raw.type)) return `unknown event type "${raw.type.slice(0, 40)}"`;
   if (!validateEvent(raw)) return describeErrors(validateEvent.errors).replace(/^value /, 'event ');
-  const ms = timestampMs(raw.ts as string | number, arrivalMs);
+  const ms = eventTimeMs(sentTimeMs(raw.ts as string | number), arrivalMs);
   if (Number.isNaN(ms)) return 'ts is not a valid date-time';
   if (ms < earliestEventMs) return 'ts is before 2000-01-01';
   if (raw.type === 'shots' && (raw.hits as number) > (raw.fired as number)) return 'hits must not exceed fired';
@@ -99,10 +102,12 @@ function platformIdsOf(raw: Raw): string[] {
   return typeof raw.platformId === 'string' ? [raw.platformId] : [];
 }
 
-function timestampMs(ts: string | number, arrivalMs: number): number {
-  const ms = typeof ts === 'number' ? ts : Date.parse(ts);
-  return ms > arrivalMs + maxFutureSkewMs ? arrivalMs : ms;
-}
+/** The last time a claim can hold: PostgreSQL reads no ISO text past the year 9999. */
+export const latestSentMs = Date.parse('9999-12-31T23:59:59.999Z');
+
+const sentTimeMs = (ts: string | number): number => Math.min(typeof ts === 'number' ? ts : Date.parse(ts), latestSentMs);
+
+const eventTimeMs = (sentMs: number, arrivalMs: number): number => (sentMs > arrivalMs + maxFutureSkewMs ? arrivalMs : sentMs);
 
 const player = (raw: unknown): Player => {
   const p = raw as Player;
@@ -112,31 +117,32 @@ const player = (raw: unknown): Player => {
 function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
   // The uuid format also admits the URN form (urn:uuid:<id>); it is the same id, and PostgreSQL reads only the plain form.
   const id = (raw.id as string).toLowerCase().replace(/^urn:uuid:/, '');
-  const tsMs = timestampMs(raw.ts as string | number, arrivalMs);
+  const sentMs = sentTimeMs(raw.ts as string | number);
+  const tsMs = eventTimeMs(sentMs, arrivalMs);
   // Each event is built as one literal: spreading a shared base into it costs V8 about 6 us an
   // object (its slow path), most of the time of parsing a 500-event batch before this was noticed.
   const type = raw.type as EventType;
   switch (type) {
     case 'server.status':
       return {
-        index, id, tsMs, type, online: raw.online as boolean,
+        index, id, tsMs, sentMs, type, online: raw.online as boolean,
         map: raw.map as string | undefined, gameVersion: raw.gameVersion as string | undefined,
         players: raw.players as number | undefined, fps: raw.fps as number | undefined, uptimeSeconds: raw.uptimeSeconds as number | undefined,
       };
     case 'server.started':
-      return { index, id, tsMs, type };
+      return { index, id, tsMs, sentMs, type };
     case 'player.connect':
     case 'player.disconnect':
     case 'player.heartbeat':
-      return { index, id, tsMs, type, player: player(raw) };
+      return { index, id, tsMs, sentMs, type, player: player(raw) };
     case 'death':
-      return { index, id, tsMs, type, player: player(raw), cause: raw.cause as DeathCause };
+      return { index, id, tsMs, sentMs, type, player: player(raw), cause: raw.cause as DeathCause };
     case 'kill':
       return {
-        index, id, tsMs, type, killer: player(raw.killer), victim: player(raw.victim), weapon: raw.weapon as string,
+        index, id, tsMs, sentMs, type, killer: player(raw.killer), victim: player(raw.victim), weapon: raw.weapon as string,
         distance: raw.distance as number, isHeadshot: raw.isHeadshot as boolean, hitZone: (raw.hitZone as string | undefined) ?? null,
       };
     case 'shots':
-      return { index, id, tsMs, type, platformId: raw.platformId as string, fired: raw.fired as number, hits: raw.hits as number };
+      return { index, id, tsMs, sentMs, type, platformId: raw.platformId as string, fired: raw.fired as number, hits: raw.hits as number };
   }
 }

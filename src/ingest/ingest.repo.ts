@@ -19,16 +19,25 @@ export async function lockServer(db: Queryable, serverId: string): Promise<void>
   await db.query({ name: 'lock-server', text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', values: [serverId] });
 }
 
+/** An event's claim: its id and its ts as sent (what a retry sends again). */
+export interface EventClaim {
+  id: string;
+  sentMs: number;
+}
+
 /**
- * Records event ids, received at the service clock's time (the retention is measured by that clock);
- * returns the ones not seen before for this server.
+ * Claims events (migrations/1732410000000_event-claims-by-time.sql), received at the service
+ * clock's time (the retention is measured by that clock); returns the ids not seen before for
+ * this server, with this ts, nor claimed by the previous version (ingest_events).
  */
-export async function claimEventIds(db: Queryable, serverId: string, eventIds: string[], receivedAtMs: number): Promise<Set<string>> {
+export async function claimEvents(db: Queryable, serverId: string, claims: EventClaim[], receivedAtMs: number): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
-    name: 'claim-event-ids',
-    text: `INSERT INTO ingest_events (server_id, event_id, received_at) SELECT $1, unnest($2::uuid[]), $3::timestamptz
+    name: 'claim-events',
+    text: `INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
+           SELECT e.sent_at, $1, e.id, $4::timestamptz FROM unnest($2::timestamptz[], $3::uuid[]) AS e(sent_at, id)
+           WHERE NOT EXISTS (SELECT 1 FROM ingest_events l WHERE l.server_id = $1 AND l.event_id = e.id)
            ON CONFLICT DO NOTHING RETURNING event_id AS id`,
-    values: [serverId, eventIds, new Date(receivedAtMs).toISOString()],
+    values: [serverId, pgArray(claims.map((c) => isoOfMs(c.sentMs))), pgArray(claims.map((c) => c.id)), isoOfMs(receivedAtMs)],
   });
   return new Set(rows.map((r) => r.id));
 }
@@ -208,15 +217,12 @@ export async function updateServerStatus(db: Queryable, serverId: string, newest
   return rows[0]!;
 }
 
-export async function deleteEventIdsBefore(db: Queryable, beforeIso: string): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM ingest_events WHERE received_at < $1::timestamptz', [beforeIso]);
-  return rowCount ?? 0;
-}
-
-/** What the one-call path sends (ingest_apply_batch_text, migrations/1732380000001_ingest-apply-batch-text.sql, takes it in this order). */
+/** What the one-call path sends (ingest_apply_batch_claims, migrations/1732410000000_event-claims-by-time.sql, takes it in this order). */
 export interface OneCallBatch {
   receivedAt: string;
   eventIds: string[];
+  /** Each event's ts as sent, the other half of its claim. */
+  eventsSentAt: string[];
   /** killColumns, savedColumns, addedColumns and sampleColumns of the batch. */
   kills: Column[];
   expected: { ids: string[]; tags: (string | null)[] };
@@ -233,12 +239,14 @@ export interface OneCallBatch {
 /**
  * The errors after which the batch needs the transactional path (the call changed nothing): the
  * rows read changed (IB001), an event id was seen before or a kill's timestamp is taken
- * (unique_violation of its plain inserts), or PostgreSQL rolled the call back to end a deadlock
- * (40P01: two calls of one server may be under way together, src/ingest/one-call-groups.ts).
+ * (unique_violation of its plain inserts), PostgreSQL rolled the call back to end a deadlock
+ * (40P01: two calls of one server may be under way together, src/ingest/one-call-groups.ts), or
+ * a claim reached the default partition while its day's partition was being added (check_violation
+ * 23514: the insert had chosen its partition before; src/ingest/event-claims.ts).
  */
-export const needsTransaction = new Set(['IB001', '23505', '40P01']);
+export const needsTransaction = new Set(['IB001', '23505', '40P01', '23514']);
 const oneCallValues = (serverId: string, b: OneCallBatch) => [
-  serverId, b.receivedAt, pgArray(b.eventIds), ...[...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples].map(pgArray),
+  serverId, b.receivedAt, pgArray(b.eventIds), pgArray(b.eventsSentAt), ...[...b.kills, b.expected.ids, b.expected.tags, ...b.save, ...b.add, ...b.samples].map(pgArray),
   b.newestAt, b.status === null ? null : JSON.stringify(b.status), pgArray(b.dayzIds), ...b.players.map(pgArray),
 ];
 
@@ -268,7 +276,7 @@ export async function applyBatchInOneCall(db: Queryable, serverId: string, batch
     const { rows } = await db.query<ServerRecord & { added: string; orphans: string[]; storedPlayers: string; tag: string }>({
       name: 'ingest-apply-batch',
       text: `SELECT f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers", pg_current_xact_id()::xid::text AS tag,
-             ${serverRecordColumns} FROM ingest_apply_batch_text(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+             ${serverRecordColumns} FROM ingest_apply_batch_claims(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
       values,
     });
     const { added, orphans, storedPlayers, tag, ...server } = rows[0]!;

@@ -12,7 +12,7 @@ import { batchChanges, onlineWindowMs, presentPlayers } from '../stats/totals.ts
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent, Rejection } from './events.ts';
-import { applyBatchInOneCall, claimEventIds, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
+import { applyBatchInOneCall, claimEvents, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
 import type { AppliedBatch, OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import { isSteam64 } from '../identities/id-forms.ts';
 import { lockIdentitiesShared } from '../identities/identity.repo.ts';
@@ -121,7 +121,9 @@ export function commitInTransaction(deps: Deps, serverId: string, events: Ingest
     }
     // Claims and kills are kept unique by their constraints, so batches of one server run them
     // side by side; the lock is taken only for the totals, whose read-modify-write needs it.
-    const fresh = await claimEventIds(tx, serverId, [...new Set(events.map((e) => e.id))], arrivalMs);
+    const firstOfEachId = new Map<string, IngestEvent>();
+    for (const e of events) if (!firstOfEachId.has(e.id)) firstOfEachId.set(e.id, e);
+    const fresh = await claimEvents(tx, serverId, [...firstOfEachId.values()], arrivalMs);
     // The first occurrence of a new id counts; a repeat within the batch is a duplicate too.
     const accepted = events.filter((e) => fresh.delete(e.id));
     let change: DerivedChange | undefined;

@@ -1,5 +1,5 @@
 // SQL of the group call: the common batches of several servers applied in one call
-// (ingest_apply_batches, migrations/1732390000000_ingest-apply-batches.sql), as
+// (ingest_apply_claimed_batches, migrations/1732410000000_event-claims-by-time.sql), as
 // applyBatchInOneCall (src/ingest/ingest.repo.ts) applies one.
 import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
@@ -55,7 +55,7 @@ const groupValues = (group: ServerBatch[]) => {
   return [
     group.map((g) => g.serverId), batches.map((b) => b.receivedAt), batches.map((b) => b.newestAt),
     ...statusColumns(batches.map((b) => b.status)),
-    ...stacked(batches.map((b) => [b.eventIds])),
+    ...stacked(batches.map((b) => [b.eventIds, b.eventsSentAt])),
     ...stacked(batches.map((b) => b.kills)),
     ...stacked(batches.map((b) => [b.expected.ids, b.expected.tags])),
     ...stacked(batches.map((b) => b.save)),
@@ -68,7 +68,7 @@ const groupValues = (group: ServerBatch[]) => {
 
 /**
  * Applies the common batches of several servers (one batch a server at most) in one call
- * (ingest_apply_batches, migrations/1732390000000_ingest-apply-batches.sql). Answers per batch
+ * (ingest_apply_claimed_batches, migrations/1732410000000_event-claims-by-time.sql). Answers per batch
  * what applyBatchInOneCall would, undefined for a batch whose present players' rows changed since
  * read; throws the call's error when it stored nothing (`needsOwnCall` tells whether each batch
  * sent on its own may still go through the one-call path).
@@ -79,7 +79,7 @@ export async function applyBatchesInOneCall(db: Queryable, group: ServerBatch[],
     name: 'ingest-apply-batches',
     text: `SELECT f.out_batch AS batch, f.out_added AS added, f.out_orphans AS orphans, f.out_players AS "storedPlayers",
              pg_current_xact_id()::xid::text AS tag, ${serverRecordColumns}
-           FROM ingest_apply_batches(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+           FROM ingest_apply_claimed_batches(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
     values,
   });
   const orphans = rows[0]!.orphans!;

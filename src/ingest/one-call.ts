@@ -74,6 +74,7 @@ function oneCallBatch(accepted: IngestEvent[], arrivalMs: number, c: Computed): 
   return {
     receivedAt: iso(arrivalMs),
     eventIds: accepted.map((e) => e.id),
+    eventsSentAt: accepted.map((e) => iso(e.sentMs)),
     kills: killColumns(kills, kills.map((k) => place(k.tsMs * 1000))),
     expected: { ids: present, tags: present.map((id) => c.read.get(id)?.tag ?? null) },
     save: savedColumns(c.absolute),

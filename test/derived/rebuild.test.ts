@@ -2,7 +2,6 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { pino } from 'pino';
 import { rebuildDerivedState } from '../../src/derived/rebuild.ts';
-import { eventIdRetentionMs, pruneIngestEventIds } from '../../src/derived/prune.ts';
 import { revokeServer } from '../../src/servers/server.ts';
 import { appliedVersion } from '../../src/stats/stats.store.ts';
 import { jobLockKey, serverKeys } from '../../src/store/keys.ts';
@@ -24,8 +23,6 @@ test.after.always(async () => {
   await env?.close();
 });
 
-const minute = 60_000;
-const day = 24 * 3600_000;
 
 async function accepted(t: ExecutionContext, a: Tenant, events: unknown[]) {
   const res = await ingest(env, a, events);
@@ -151,7 +148,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   t.deepEqual(jobs.map((j) => j.name).sort(), [
     'expire-trust-entries',
     'game-files',
-    'prune-ingest-event-ids',
+    'keep-event-claims',
     'prune-metrics-samples',
     'reconcile-derived-state',
   ]);
@@ -185,42 +182,6 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   await env.deps.redis.del(jobLockKey(job.name));
   await runJob(env.deps, job);
   t.deepEqual(await answers(t, a), before);
-});
-
-test.serial('pruneIngestEventIds forgets ids older than 7 days, by the service clock', async (t) => {
-  const a = await tenant(env.deps);
-  const now = env.clock.now();
-  const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
-  const ages = [eventIdRetentionMs + 1, eventIdRetentionMs, 6 * day];
-  for (const [i, id] of ids.entries()) {
-    await env.deps.db.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, $3)', [a.serverId, id, new Date(now - ages[i]!).toISOString()]);
-  }
-  t.true((await pruneIngestEventIds(env.deps)) >= 1);
-  const { rows } = await env.deps.db.query<{ id: string }>('SELECT event_id AS id FROM ingest_events WHERE server_id = $1 ORDER BY event_id', [a.serverId]);
-  t.deepEqual(rows.map((r) => r.id), ids.slice(1), 'exactly 7 days old is kept');
-});
-
-test.serial('a batch re-sent after the retention is accepted again; one sent within it is still a duplicate', async (t) => {
-  const a = await tenant(env.deps);
-  const start = env.clock.now();
-  const old = [ev.kill(start - 5000, 1, 2), ev.kill(start - 4000, 2, 1)];
-  t.deepEqual(await accepted(t, a, old), { accepted: 2, duplicates: 0, rejected: [] });
-
-  env.clock.set(start + eventIdRetentionMs + minute);
-  const recent = [ev.kill(env.clock.now() - 5000, 1, 3), ev.status(env.clock.now() - 1000)];
-  t.deepEqual(await accepted(t, a, recent), { accepted: 2, duplicates: 0, rejected: [] });
-  // Before the prune both are remembered.
-  t.is((await accepted(t, a, old)).duplicates, 2);
-
-  const job = jobs.find((j) => j.name === 'prune-ingest-event-ids')!;
-  const spy = spyLog();
-  await runJob({ ...env.deps, log: spy.log }, job);
-  t.deepEqual(spy.lines.filter((l) => l.level >= 50), [], 'no job failure');
-  t.true((spy.lines.find((l) => l.msg === 'job done')?.result as number) >= 2);
-
-  t.deepEqual(await accepted(t, a, recent), { accepted: 0, duplicates: 2, rejected: [] }, 'sent 1 minute ago: remembered');
-  t.deepEqual(await accepted(t, a, old), { accepted: 2, duplicates: 0, rejected: [] }, 'sent 7 days and a minute ago: forgotten');
-  t.deepEqual(await accepted(t, a, old), { accepted: 0, duplicates: 2, rejected: [] }, 'and remembered again');
 });
 
 /**

@@ -35,6 +35,6 @@ export async function storedStateOf(db: Queryable, serverId: string) {
     kills: await q('SELECT ts, killer_platform_id, victim_platform_id, is_headshot FROM kills WHERE server_id = $1 ORDER BY ts'),
     status: await q('SELECT online, map, players, fps, status_at, metrics_at, last_seen_at, derived_version FROM servers WHERE id = $1'),
     samples: await q('SELECT at, online, players FROM server_metrics WHERE server_id = $1 ORDER BY at'),
-    claimed: await q('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1'),
+    claimed: await q('SELECT count(*)::int AS n FROM event_claims WHERE server_id = $1'),
   };
 }

@@ -203,7 +203,7 @@ test('a partly bad batch keeps every good event and reports each bad one with it
   );
   t.deepEqual(rows.map((r) => r.platform_id), [player(1).platformId, player(2).platformId, player(3).platformId]);
   t.like(rows[0], { shots_fired: 40, shots_hit: 10 });
-  const ids = await env.deps.db.query('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1', [a.serverId]);
+  const ids = await env.deps.db.query('SELECT count(*)::int AS n FROM event_claims WHERE server_id = $1', [a.serverId]);
   t.is(ids.rows[0].n, 4, 'only the good events claimed their ids');
 });
 

@@ -21,7 +21,7 @@ test.after.always(async () => {
 });
 
 const kill = (tsMs: number, i: number): KillEvent => ({
-  index: i, id: randomUUID(), tsMs, type: 'kill', killer: player(1), victim: player(2 + (i % 50)), weapon: 'M4A1', distance: 10, isHeadshot: false, hitZone: null,
+  index: i, id: randomUUID(), tsMs, sentMs: tsMs, type: 'kill', killer: player(1), victim: player(2 + (i % 50)), weapon: 'M4A1', distance: 10, isHeadshot: false, hitZone: null,
 });
 
 /** The pool, counting the statements sent through it. */

@@ -97,12 +97,12 @@ const noChange = (): Pick<OneCallBatch, 'kills' | 'save' | 'add' | 'samples' | '
 
 /** A batch that adds a kill to player 1 and expects its row as `tag` says. */
 const killBatch = (eventIds: string[], tag: string | null): OneCallBatch => ({
-  ...noChange(), receivedAt: new Date(t0).toISOString(), newestAt: new Date(t0).toISOString(), status: null, eventIds,
+  ...noChange(), receivedAt: new Date(t0).toISOString(), newestAt: new Date(t0).toISOString(), status: null, eventIds, eventsSentAt: eventIds.map(() => new Date(t0).toISOString()),
   expected: { ids: [player(1).platformId], tags: [tag] }, add: addedColumns(new Map([[player(1).platformId, { ...emptyTotals(), kills: 1 }]])),
 });
 
 const version = async (serverId: string) => (await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [serverId])).rows[0].v as number;
-const claimed = async (serverId: string) => (await env.deps.db.query('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1', [serverId])).rows[0].n as number;
+const claimed = async (serverId: string) => (await env.deps.db.query('SELECT count(*)::int AS n FROM event_claims WHERE server_id = $1', [serverId])).rows[0].n as number;
 
 test('a batch whose rows changed since read is refused alone: nothing of it is stored, the others are', async (t) => {
   const [a, b, c] = [await tenant(env.deps), await tenant(env.deps), await tenant(env.deps)];
@@ -130,7 +130,7 @@ test('a batch whose rows changed since read is refused alone: nothing of it is s
 test('a group with an id seen before stores nothing of it; each batch then goes on its own and only the repeat is refused', async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const seen = randomUUID();
-  await env.deps.db.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, now())', [b.serverId, seen]);
+  await env.deps.db.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, now())', [new Date(t0).toISOString(), b.serverId, seen]);
   await t.throwsAsync(applyBatchesInOneCall(env.deps.db, [
     { serverId: a.serverId, batch: killBatch([randomUUID()], null) },
     { serverId: b.serverId, batch: killBatch([seen], null) },

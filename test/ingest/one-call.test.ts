@@ -56,12 +56,12 @@ test('a call whose read rows changed meanwhile, or with an id seen before, chang
   const a = await tenant(env.deps);
   const newestAt = new Date(t0).toISOString();
   const call = (tag: string | null, eventIds: string[]) => applyBatchInOneCall(env.deps.db, a.serverId, {
-    receivedAt: newestAt, eventIds, kills: killColumns([], []), expected: { ids: [player(1).platformId], tags: [tag] },
+    receivedAt: newestAt, eventIds, eventsSentAt: eventIds.map(() => newestAt), kills: killColumns([], []), expected: { ids: [player(1).platformId], tags: [tag] },
     save: savedColumns(new Map()), add: addedColumns(new Map()), samples: sampleColumns([]), newestAt, status: null, dayzIds: [],
     players: playerColumns(new Map()),
   }, env.deps.caches.playersStored);
   const version = async () => (await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [a.serverId])).rows[0].v as number;
-  const claimed = async (id: string) => (await env.deps.db.query('SELECT 1 FROM ingest_events WHERE server_id = $1 AND event_id = $2', [a.serverId, id])).rowCount;
+  const claimed = async (id: string) => (await env.deps.db.query('SELECT 1 FROM event_claims WHERE server_id = $1 AND event_id = $2', [a.serverId, id])).rowCount;
   const first = randomUUID();
   t.truthy(await call(null, [first]), 'the player has no row, as read');
   t.is(await version(), 1);
@@ -94,21 +94,21 @@ test('a call chosen as a deadlock\'s victim changed nothing and asks for the tra
     const otherPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     await other.query('UPDATE players SET name = name WHERE platform_id = $1', [platformId]);
     const call = applyBatchInOneCall(env.deps.db, a.serverId, {
-      receivedAt: newestAt, eventIds: [eventId], kills: killColumns([], []), expected: { ids: [], tags: [] },
+      receivedAt: newestAt, eventIds: [eventId], eventsSentAt: [newestAt], kills: killColumns([], []), expected: { ids: [], tags: [] },
       save: savedColumns(new Map()), add: addedColumns(new Map()), samples: sampleColumns([]), newestAt, status: null, dayzIds: [],
       players: playerColumns(new Map([[platformId, { name: 'renamed', firstMs: t0, lastMs: t0 }]])),
     }, env.deps.caches.playersStored);
     // The call claimed its event id and waits for the player's row; the other writer now waits for the id.
     const waiting = async () => (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [otherPid])).rowCount! > 0;
     while (!(await waiting())) await new Promise((resolve) => setImmediate(resolve));
-    const claim = other.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, $3)', [a.serverId, eventId, newestAt]);
+    const claim = other.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($3, $1, $2, $3)', [a.serverId, eventId, newestAt]);
     t.is(await call, undefined, 'the victim asks for the transactional path');
     await claim;
     await other.query('ROLLBACK');
   } finally {
     other.release();
   }
-  t.is((await env.deps.db.query('SELECT count(*)::int AS n FROM ingest_events WHERE server_id = $1', [a.serverId])).rows[0].n, 0, 'nothing of the call was kept');
+  t.is((await env.deps.db.query('SELECT count(*)::int AS n FROM event_claims WHERE server_id = $1', [a.serverId])).rows[0].n, 0, 'nothing of the call was kept');
   t.is((await env.deps.db.query('SELECT derived_version AS v FROM servers WHERE id = $1', [a.serverId])).rows[0].v, 0);
 });
 
@@ -123,7 +123,7 @@ test('a call answers the totals it added to as stored, whatever the name holds, 
   const delta = (kills: number, nameAtMs: number | null) => ({ ...emptyTotals(), name: nameAtMs === null ? null : name, kills, killDistanceSum: 0.5, shotsFired: 2 ** 40, nameAtMs });
   const newestAt = new Date(t0).toISOString();
   const applied = await applyBatchInOneCall(env.deps.db, a.serverId, {
-    receivedAt: newestAt, eventIds: [randomUUID()], kills: killColumns([], []), expected: { ids: [], tags: [] },
+    receivedAt: newestAt, eventIds: [randomUUID()], eventsSentAt: [newestAt], kills: killColumns([], []), expected: { ids: [], tags: [] },
     save: savedColumns(new Map()), add: addedColumns(new Map([[p1, delta(1, t0 - 5_001)], [p2, delta(3, null)]])),
     samples: sampleColumns([]), newestAt, status: null, dayzIds: [], players: playerColumns(new Map()),
   }, env.deps.caches.playersStored);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { earliestEventMs, maxFutureSkewMs, parseBatch } from '../../src/ingest/events.ts';
+import { earliestEventMs, latestSentMs, maxFutureSkewMs, parseBatch } from '../../src/ingest/events.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { ApiError } from '../../src/http/errors.ts';
 import { isUuid } from '../../src/http/uuid.ts';
@@ -56,7 +56,7 @@ test('every event of an array of objects is either accepted or rejected, once, b
 });
 
 function checkNormalised(event: IngestEvent): void {
-  const allowed = new Set(['index', 'id', 'tsMs', 'type', ...(normalisedFields[event.type] ?? [])]);
+  const allowed = new Set(['index', 'id', 'tsMs', 'sentMs', 'type', ...(normalisedFields[event.type] ?? [])]);
   const extra = Object.keys(event).filter((k) => !allowed.has(k));
   if (!(event.type in normalisedFields)) throw new Error(`unknown type ${event.type}`);
   if (extra.length > 0) throw new Error(`${event.type} carries ${extra.join(', ')}`);
@@ -71,6 +71,8 @@ function checkNormalised(event: IngestEvent): void {
   for (const value of Object.values(coords)) if (text.includes(String(value))) throw new Error(`coordinate ${value} survived`);
   if (!isUuid(event.id) || event.id !== event.id.toLowerCase()) throw new Error(`id ${event.id}`);
   if (!Number.isFinite(event.tsMs) || event.tsMs < earliestEventMs || event.tsMs > arrivalMs + maxFutureSkewMs) throw new Error(`tsMs ${event.tsMs}`);
+  // PostgreSQL reads the claim's time as ISO text, which it takes up to the year 9999.
+  if (!Number.isFinite(event.sentMs) || event.sentMs < event.tsMs || event.sentMs > latestSentMs) throw new Error(`sentMs ${event.sentMs}`);
   if (event.type === 'shots' && event.hits > event.fired) throw new Error('hits > fired');
 }
 
@@ -98,6 +100,7 @@ test('valid events are all accepted, with the ts they carry or the arrival time 
         const sent = typeof raw.ts === 'number' ? raw.ts : Date.parse(raw.ts as string);
         const expected = sent > arrivalMs + maxFutureSkewMs ? arrivalMs : sent;
         if (event.tsMs !== expected) throw new Error(`tsMs ${event.tsMs}, expected ${expected}`);
+        if (event.sentMs !== Math.min(sent, latestSentMs)) throw new Error(`sentMs ${event.sentMs}, sent ${sent}`);
         if (event.type !== raw.type) throw new Error('type changed');
       }
     }),
