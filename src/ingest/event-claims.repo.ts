@@ -1,7 +1,7 @@
 // SQL of the event claims' upkeep: the partitions of days (migrations/1732410000000_event-claims-by-time.sql)
 // added ahead and dropped whole once every claim in them is past the retention, the rest deleted.
 import pg from 'pg';
-import type { Db, DbClient } from '../store/db.ts';
+import type { Db } from '../store/db.ts';
 import { inTransaction } from '../store/db.ts';
 
 /** A partition of one UTC day's claims: its table and the day, as YYYY-MM-DD. */
@@ -11,6 +11,8 @@ export interface ClaimDay {
 }
 
 const dayTable = /^event_claims_(\d{4})(\d{2})(\d{2})$/;
+/** The default partition's table: the claims of days without a partition of their own. */
+export const otherDaysTable = 'event_claims_other';
 
 // A partition's upkeep waits this long for the locks it takes, then gives up until the next run
 // rather than queue the claims of every batch behind it.
@@ -37,24 +39,26 @@ export async function claimDays(db: Db): Promise<ClaimDay[]> {
 }
 
 /**
- * Summarises the block ranges a table's claims filled since last time, so the range index answers
- * for them (autosummarize does it only where autovacuum runs); then reads with that index alone,
- * which reads no block of a day received long ago.
+ * Summarises the block ranges a table's claims filled since the last run, so its range index on
+ * the receipt time answers for them (autosummarize does it only where autovacuum runs). Run every
+ * hour, it reads each block once, soon after it was written, and never a whole day at once.
  */
-async function byReceiptIndex(tx: DbClient, table: string): Promise<void> {
-  await tx.query(
+export async function summariseReceipts(db: Db, table: string): Promise<void> {
+  await db.query(
     `SELECT brin_summarize_new_values(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
      WHERE i.indrelid = $1::regclass AND a.amname = 'brin'`,
     [table],
   );
-  await tx.query('SET LOCAL enable_seqscan = off');
 }
+
+// Reads by the receipt time through the range index alone: no block of a day received long ago is read.
+const byReceiptIndex = 'SET LOCAL enable_seqscan = off';
 
 /** Drops a day's partition when no claim in it was received at or after `sinceIso`; true when it dropped it. */
 export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: string): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     await tx.query(upkeepLockTimeout);
-    await byReceiptIndex(tx, table);
+    await tx.query(byReceiptIndex);
     const name = pg.escapeIdentifier(table);
     const { rows } = await tx.query<{ live: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE received_at >= $1::timestamptz) AS live`, [sinceIso]);
     if (rows[0]!.live) return false;
@@ -66,8 +70,8 @@ export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: str
 /** Deletes the claims of the default partition, and the previous version's, received before `beforeIso`. */
 export function deleteOtherClaimsBefore(db: Db, beforeIso: string): Promise<number> {
   return inTransaction(db, async (tx) => {
-    await byReceiptIndex(tx, 'event_claims_other');
-    const other = await tx.query('DELETE FROM event_claims_other WHERE received_at < $1::timestamptz', [beforeIso]);
+    await tx.query(byReceiptIndex);
+    const other = await tx.query(`DELETE FROM ${otherDaysTable} WHERE received_at < $1::timestamptz`, [beforeIso]);
     const previous = await tx.query('DELETE FROM ingest_events WHERE received_at < $1::timestamptz', [beforeIso]);
     return (other.rowCount ?? 0) + (previous.rowCount ?? 0);
   });

@@ -5,7 +5,7 @@
 // version's table.
 import type { Deps } from '../deps.ts';
 import { isoOfMs } from '../store/iso-time.ts';
-import { addClaimDay, claimDays, deleteOtherClaimsBefore, dropClaimDayIfExpired } from './event-claims.repo.ts';
+import { addClaimDay, claimDays, deleteOtherClaimsBefore, dropClaimDayIfExpired, otherDaysTable, summariseReceipts } from './event-claims.repo.ts';
 
 /** How long an event's claim is kept after it was received: a retry later than that counts again. */
 export const eventIdRetentionMs = 7 * 24 * 3600_000;
@@ -32,7 +32,9 @@ export async function keepEventClaims(deps: Deps): Promise<ClaimsUpkeep | undefi
     if (await addClaimDay(deps.db, day)) added.push(day);
   }
   const dropped: string[] = [];
-  for (const claimDay of await claimDays(deps.db)) {
+  const existing = await claimDays(deps.db);
+  for (const table of [...existing.map((d) => d.table), otherDaysTable]) await summariseReceipts(deps.db, table);
+  for (const claimDay of existing) {
     const dayEndMs = Date.parse(claimDay.day) + dayMs;
     if (dayEndMs <= now - eventIdRetentionMs && (await dropClaimDayIfExpired(deps.db, claimDay, expiredBefore))) dropped.push(claimDay.day);
   }

@@ -1,7 +1,8 @@
-// Applies one batch of game-server events: idempotent by event id, bad events rejected one by
-// one, the totals of a server serialised by its lock. PostgreSQL is the truth and is committed
-// first; the derived Redis state is written after the commit, tagged with the server's version,
-// so Redis never shows a batch that was not committed (src/stats/apply-server-state.lua).
+// Applies one batch of game-server events: idempotent by event (its id and ts as sent), bad
+// events rejected one by one, the totals of a server serialised by its lock. PostgreSQL is the
+// truth and is committed first; the derived Redis state is written after the commit, tagged with
+// the server's version, so Redis never shows a batch that was not committed
+// (src/stats/apply-server-state.lua).
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';

@@ -4,7 +4,7 @@ import type { Operation } from '../openapi/operation.ts';
 export const ingestOperations: Operation[] = [
   {
     method: 'post', path: '/api/servers/{serverId}/events', tag: 'Ingestion', security: 'ingestToken',
-    summary: 'A game server pushes up to 1000 events; idempotent by event id, bad events rejected one by one',
+    summary: 'A game server pushes up to 1000 events; idempotent by event (its id and ts), bad events rejected one by one',
     pathParams: { serverId: 'server id (UUID)' }, body: 'ingest-batch.json',
     responses: {
       200: ['counts of accepted, duplicate and rejected events', 'ingest-result.json'],
