@@ -54,14 +54,22 @@ export async function summariseReceipts(db: Db, table: string): Promise<void> {
 // Reads by the receipt time through the range index alone: no block of a day received long ago is read.
 const byReceiptIndex = 'SET LOCAL enable_seqscan = off';
 
-/** Drops a day's partition when no claim in it was received at or after `sinceIso`; true when it dropped it. */
+/**
+ * Drops a day's partition when no claim in it was received at or after `sinceIso`; true when it
+ * dropped it. Checked once without a lock (a day kept for a late claim costs the batches nothing),
+ * then again holding the lock the drop needs, which waits for the claims being made: one that
+ * arrived between the two keeps its day.
+ */
 export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: string): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     await tx.query(upkeepLockTimeout);
     await tx.query(byReceiptIndex);
     const name = pg.escapeIdentifier(table);
-    const { rows } = await tx.query<{ live: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE received_at >= $1::timestamptz) AS live`, [sinceIso]);
-    if (rows[0]!.live) return false;
+    const live = async () =>
+      (await tx.query<{ live: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE received_at >= $1::timestamptz) AS live`, [sinceIso])).rows[0]!.live;
+    if (await live()) return false;
+    await tx.query('LOCK TABLE event_claims IN ACCESS EXCLUSIVE MODE');
+    if (await live()) return false;
     await tx.query(`DROP TABLE ${name}`);
     return true;
   });

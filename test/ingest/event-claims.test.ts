@@ -3,6 +3,7 @@ import type { ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { eventIdRetentionMs, keepEventClaims } from '../../src/ingest/event-claims.ts';
+import type { ClaimsUpkeep } from '../../src/ingest/event-claims.ts';
 import { claimDays } from '../../src/ingest/event-claims.repo.ts';
 import { jobs, runJob } from '../../workers/main.ts';
 import { t0, testEnv } from '../helpers/env.ts';
@@ -40,18 +41,18 @@ async function partitionsOf(serverId: string): Promise<Record<string, string>> {
 
 const days = async () => (await claimDays(env.deps.db)).map((d) => d.day);
 
-async function upkeepJob(t: ExecutionContext): Promise<unknown> {
+async function upkeepJob(t: ExecutionContext): Promise<ClaimsUpkeep | undefined> {
   const lines: { level: number; msg: string; result?: unknown }[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   await runJob({ ...env.deps, log }, jobs.find((j) => j.name === 'keep-event-claims')!);
   t.deepEqual(lines.filter((l) => l.level >= 50), [], 'no job failure');
-  return lines.find((l) => l.msg === 'job done')?.result;
+  return lines.find((l) => l.msg === 'job done')?.result as ClaimsUpkeep | undefined;
 }
 
 test.serial('the upkeep adds the partitions of yesterday to a week ahead; a claim lands in its day\'s, other days in the default', async (t) => {
   env.clock.set(t0);
   const a = await tenant(env.deps);
-  t.like(await upkeepJob(t), { added: ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'] });
+  t.deepEqual((await upkeepJob(t))?.added, ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
   t.is(await keepEventClaims(env.deps), undefined, 'a second run changes nothing');
   const today = ev.kill(t0 - 5000, 1, 2);
   const yesterday = ev.status(at('2026-11-21T23:59:59.999Z'));
@@ -117,7 +118,7 @@ test.serial('claims of a day already in the default partition move into the part
   t.like(await sent(t, a, [farAhead]), { accepted: 1 });
   t.deepEqual(await partitionsOf(a.serverId), { [farAhead.id as string]: 'event_claims_other' });
   env.clock.set(t0 + 4 * day);
-  t.like(await keepEventClaims(env.deps), { added: ['2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03'] });
+  t.deepEqual((await keepEventClaims(env.deps))?.added, ['2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03']);
   t.deepEqual(await partitionsOf(a.serverId), { [farAhead.id as string]: 'event_claims_20261202' });
   t.like(await sent(t, a, [farAhead]), { accepted: 0, duplicates: 1 });
 });
@@ -162,7 +163,7 @@ test.serial('a day\'s partition is dropped once its day ended 7 days ago and its
   await keepEventClaims(env.deps);
   t.true((await days()).includes('2026-11-22'));
   env.clock.set(at('2026-11-30T00:00:00Z'));
-  t.like(await upkeepJob(t), { dropped: ['2026-11-22'] });
+  t.deepEqual((await upkeepJob(t))?.dropped, ['2026-11-22']);
   t.deepEqual(await sent(t, a, old), { accepted: 2, duplicates: 0, rejected: [] }, 'forgotten with its day');
   t.deepEqual(await sent(t, a, old), { accepted: 0, duplicates: 2, rejected: [] }, 'and remembered again (in the default partition)');
 
@@ -171,6 +172,33 @@ test.serial('a day\'s partition is dropped once its day ended 7 days ago and its
   await keepEventClaims(env.deps);
   t.true((await days()).includes('2026-11-21'), 'received 7 days ago to the millisecond: kept');
   env.clock.set(at('2026-12-01T06:00:00Z') + 1);
-  t.like(await keepEventClaims(env.deps), { dropped: ['2026-11-21'] });
+  t.deepEqual((await keepEventClaims(env.deps))?.dropped, ['2026-11-21']);
   t.like(await sent(t, a, [late]), { accepted: 1 });
+});
+
+test.serial('a claim made while its day\'s partition is being dropped keeps the day', async (t) => {
+  const a = await tenant(env.deps);
+  env.clock.set(at('2026-12-14T00:00:00Z'));
+  // Every other expired day dropped first: the one dropped below is the only one left to drop.
+  await keepEventClaims(env.deps);
+  await env.deps.db.query("SELECT event_claims_add_day('2026-12-05')");
+  const late = await env.deps.db.connect();
+  try {
+    await late.query('BEGIN');
+    const id = randomUUID();
+    await late.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, $4)',
+      ['2026-12-05T10:00:00Z', a.serverId, id, new Date(env.clock.now()).toISOString()]);
+    const pid = (await late.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const upkeep = keepEventClaims(env.deps);
+    const waiting = async () => (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0;
+    while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 5));
+    await late.query('COMMIT');
+    t.false((await upkeep)?.dropped.includes('2026-12-05') ?? false);
+    t.deepEqual(await partitionsOf(a.serverId), { [id]: 'event_claims_20261205' });
+  } finally {
+    late.release();
+  }
+  env.clock.set(at('2026-12-21T00:00:00Z') + 1);
+  t.true((await keepEventClaims(env.deps))?.dropped.includes('2026-12-05'), 'dropped 7 days after the late claim');
+  t.deepEqual(await partitionsOf(a.serverId), {});
 });
