@@ -150,6 +150,7 @@ test('another community\'s ban imported by its id; an own ban submitted to the t
   await form.getByRole('button', { name: 'Submit' }).click();
   await page.getByRole('status').filter({ hasText: 'The ban of Wall Walter is submitted to the pool' }).waitFor();
   const entries = (await call(env, owner, 'get', '/api/trust/submissions')).body.submissions as { banId: string; status: string; evidence: string[]; reason: string }[];
-  t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack', evidence: ['https://example.org/walter-clip', 'https://example.org/walter-log'] });
+  t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack' });
+  t.deepEqual(entries[0]!.evidence, ['https://example.org/walter-clip', 'https://example.org/walter-log']);
   noScriptErrors(t, page);
 });
