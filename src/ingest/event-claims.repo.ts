@@ -75,12 +75,20 @@ export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: str
   });
 }
 
-/** Deletes the claims of the default partition, and the previous version's, received before `beforeIso`. */
+/**
+ * Deletes the claims of the default partition, and the previous version's, received before
+ * `beforeIso`. The previous version's table, once its last claim is deleted, is emptied whole: every
+ * batch probes it, and an index of deleted entries would still be read as large as it was.
+ */
 export function deleteOtherClaimsBefore(db: Db, beforeIso: string): Promise<number> {
   return inTransaction(db, async (tx) => {
+    await tx.query(upkeepLockTimeout);
     await tx.query(byReceiptIndex);
     const other = await tx.query(`DELETE FROM ${otherDaysTable} WHERE received_at < $1::timestamptz`, [beforeIso]);
     const previous = await tx.query('DELETE FROM ingest_events WHERE received_at < $1::timestamptz', [beforeIso]);
+    if ((previous.rowCount ?? 0) > 0 && !(await tx.query<{ left: boolean }>('SELECT EXISTS (SELECT 1 FROM ingest_events) AS left')).rows[0]!.left) {
+      await tx.query('TRUNCATE ingest_events');
+    }
     return (other.rowCount ?? 0) + (previous.rowCount ?? 0);
   });
 }

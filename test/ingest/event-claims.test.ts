@@ -96,6 +96,11 @@ test.serial('an id claimed by the previous version is a duplicate until it is 7 
   const { rows } = await env.deps.db.query('SELECT event_id AS id FROM ingest_events WHERE server_id = $1', [a.serverId]);
   t.deepEqual(rows, [{ id: claimed.id }], 'exactly 7 days old is kept');
   t.like(await sent(t, a, [expired]), { accepted: 1 });
+  const size = async () => Number((await env.deps.db.query("SELECT pg_relation_size('ingest_events') AS n")).rows[0].n);
+  t.true(await size() > 0);
+  env.clock.set(t0 + 1);
+  await keepEventClaims(env.deps);
+  t.is(await size(), 0, 'its last claim gone, the table is emptied whole');
 });
 
 test.serial('the default partition forgets a claim 7 days after it was received, by the service clock', async (t) => {
