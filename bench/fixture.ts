@@ -170,10 +170,12 @@ async function generate(deps: Deps): Promise<void> {
  * table has changed).
  */
 async function resetIngestServer(deps: Deps): Promise<void> {
-  for (const table of ['kills', 'server_players', 'event_claims']) {
+  // Its event claims stay: every run's ids are new, and claims are found by their day, not their
+  // server (deleting them by server would read every day's), and expire with their days.
+  for (const table of ['kills', 'server_players']) {
     await deps.db.query(`DELETE FROM ${table} WHERE server_id = $1`, [ids.ingestServer]);
   }
-  await deps.db.query('VACUUM (ANALYZE) kills, server_players, event_claims');
+  await deps.db.query('VACUUM (ANALYZE) kills, server_players');
   // A fresh status sample, so the status route reports the read server online.
   await deps.db.query(
     `UPDATE servers SET status_at = now(), last_seen_at = now(), metrics_at = now(), online = true WHERE id = ANY($1::uuid[])`,
