@@ -8,11 +8,12 @@ export interface Account {
 }
 
 /** Inserts an account; with a known id, an existing account of that id is returned unchanged. */
-export async function insertAccount(db: Queryable, name: string, id?: string): Promise<Account> {
+/** Creates an account (or, with a fixed id, answers the one that exists: its creation time kept). */
+export async function insertAccount(db: Queryable, name: string, id?: string, createdAt?: string): Promise<Account> {
   const { rows } = await db.query<Account>(
-    `INSERT INTO accounts (id, name) VALUES (coalesce($2::uuid, gen_random_uuid()), $1)
+    `INSERT INTO accounts (id, name, created_at) VALUES (coalesce($2::uuid, gen_random_uuid()), $1, coalesce($3::timestamptz, now()))
      ON CONFLICT (id) DO UPDATE SET id = excluded.id RETURNING id, name, created_at AS "createdAt"`,
-    [name, id ?? null],
+    [name, id ?? null, createdAt ?? null],
   );
   return rows[0]!;
 }

@@ -1,10 +1,9 @@
 // The demo's raw credentials (its API key, each demo server's ingest token, the dashboard password
-// of its admin, src/demo/admin.ts) and the time of its first run, kept in a local file
+// of its admin, src/demo/admin.ts), kept in a local file
 // beside the project so a re-run of `npm run demo` shows the same ones instead of minting a key and
 // rotating tokens every time. The service itself stores only their hashes; this file is the
 // newcomer's own copy (git-ignored, readable by its owner only). A credential that no longer works
-// (revoked, rotated, another database) is replaced. The demo's history (kills, its log) is timed
-// from its first run, so a re-run sends the same events again, which the service counts once.
+// (revoked, rotated, another database) is replaced.
 import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
@@ -19,7 +18,6 @@ interface Saved {
   apiKey?: string;
   ingestTokens?: Record<string, string>;
   adminPassword?: string;
-  firstRunMs?: number;
 }
 
 type SavedByStore = Record<string, Saved>;
@@ -35,13 +33,10 @@ function readSaved(file: URL): SavedByStore {
   }
 }
 
-/**
- * The demo account's API key and its servers' ingest tokens: the saved ones while they work, else
- * new ones; and the time of the demo's first run on this store.
- */
+/** The demo account's API key and its servers' ingest tokens: the saved ones while they work, else new ones. */
 export async function demoCredentials(
   deps: Deps, accountId: string, servers: { id: string; ingestToken?: string }[], file = defaultCredentialsFile,
-): Promise<{ apiKey: string; ingestTokens: Record<string, string>; firstRunMs: number }> {
+): Promise<{ apiKey: string; ingestTokens: Record<string, string> }> {
   const all = readSaved(file);
   const saved = all[storeOf(deps)] ?? {};
   let apiKey = saved.apiKey;
@@ -51,10 +46,9 @@ export async function demoCredentials(
     const known = server.ingestToken ?? saved.ingestTokens?.[server.id];
     ingestTokens[server.id] = known && (await verifyIngestToken(deps, server.id, known)) ? known : (await rotateIngestToken(deps, accountId, server.id))!;
   }
-  const firstRunMs = saved.firstRunMs ?? deps.clock.now();
-  all[storeOf(deps)] = { ...saved, apiKey, ingestTokens, firstRunMs };
+  all[storeOf(deps)] = { ...saved, apiKey, ingestTokens };
   writeSaved(file, all);
-  return { apiKey, ingestTokens, firstRunMs };
+  return { apiKey, ingestTokens };
 }
 
 function writeSaved(file: URL, all: SavedByStore): void {

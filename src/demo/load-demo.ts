@@ -107,7 +107,10 @@ function statusHistory(server: DemoFixture['servers'][number], nowMs: number, un
 
 export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoData> {
   const nowMs = deps.clock.now();
-  const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id);
+  const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id, new Date(nowMs).toISOString());
+  // The demo's history (kills, its log) is timed from the demo account's creation, so every run on
+  // this database sends the same events again, which the service counts once.
+  const firstRunMs = Date.parse(account.createdAt);
   const servers: DemoData['servers'] = [];
   for (const s of fixture.servers) {
     const existing = await findServerRecord(deps.db, s.id);
@@ -119,7 +122,7 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
   for (const s of fixture.servers.slice(1)) {
-    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, credentials.firstRunMs, nowMs)];
+    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, firstRunMs, nowMs)];
     for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, s.id, { events: events.slice(i, i + 500) });
   }
   const logged = fixture.servers[0]!;
@@ -127,8 +130,8 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
   const history = statusHistory(logged, nowMs, nowMs - 3600_000);
   for (let i = 0; i < history.length; i += 500) await ingestBatch(deps, logged.id, { events: history.slice(i, i + 500) });
   // The log names no map or game version: the server's metadata comes as one status event.
-  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: credentials.firstRunMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
-  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, credentials.firstRunMs, nowMs);
+  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: firstRunMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
+  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, firstRunMs, nowMs);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();

@@ -47,6 +47,16 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
     t.true(printed.includes(server.ingestToken), `the token of ${server.name} is printed`);
     t.is((await ingest(env, { serverId: server.id, token: server.ingestToken }, [ev.status(env.clock.now())])).status, 200);
   }
+  // A fresh clone against the same database (no saved credentials, a day later): its history is
+  // the same events again.
+  const kills = async () => (await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = ANY($1::uuid[])', [second.servers.map((s) => s.id)])).rows[0]!.n;
+  const killsBefore = await kills();
+  env.clock.advance(24 * 3600_000);
+  const clone = await loadDemo(env.deps, pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json')));
+  t.true(clone.agent.duplicates > 400, 'the history counted once');
+  const fromClone = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', clone.apiKey)).body;
+  t.deepEqual(fromClone.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
+  t.is(await kills(), killsBefore, 'no kill of either server stored twice');
 });
 
 test('the demo logs in fixtures/ are what the generator writes from the demo fixture', (t) => {
