@@ -7,8 +7,7 @@ export interface Account {
   createdAt: string;
 }
 
-/** Inserts an account; with a known id, an existing account of that id is returned unchanged. */
-/** Creates an account (or, with a fixed id, answers the one that exists: its creation time kept). */
+/** Inserts an account (created now, or at `createdAt`); with a known id, an existing account of that id is returned unchanged. */
 export async function insertAccount(db: Queryable, name: string, id?: string, createdAt?: string): Promise<Account> {
   const { rows } = await db.query<Account>(
     `INSERT INTO accounts (id, name, created_at) VALUES (coalesce($2::uuid, gen_random_uuid()), $1, coalesce($3::timestamptz, now()))

@@ -61,7 +61,7 @@ function stableUuid(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A server's history of kills, timed from the demo's first run, and its players online now. */
+/** A server's history of kills, timed from the demo account's creation, and its players online now. */
 function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number, nowMs: number): Record<string, unknown>[] {
   const { players, weapons, hitZones } = fixture;
   const events: Record<string, unknown>[] = [];
