@@ -40,9 +40,17 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   if (!first) return 'is invalid';
   const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'value';
   if (first.keyword === 'additionalProperties') return `${where} has an unknown field "${String(first.params.additionalProperty)}"`;
-  const allowed = first.params && 'allowedValues' in first.params ? `: ${(first.params.allowedValues as unknown[]).join(', ')}` : '';
-  return `${where} ${first.message ?? 'is invalid'}${allowed}`;
+  // A value that fits none of a field's alternatives (ts: a date-time or epoch milliseconds) is told
+  // every alternative, not the first one's complaint alone ("ts must be string" for 1.5).
+  const choice = errors.find((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.instancePath === first.instancePath && first.schemaPath.startsWith(`${e.schemaPath}/`));
+  const told = choice ? errors.filter((e) => e.instancePath === first.instancePath && e.schemaPath.startsWith(`${choice.schemaPath}/`)) : [first];
+  return `${where} ${[...new Set(told.map(complaint))].join(' or ')}`;
 }
+
+const complaint = (e: ErrorObject): string => {
+  const allowed = e.params && 'allowedValues' in e.params ? `: ${(e.params.allowedValues as unknown[]).join(', ')}` : '';
+  return `${e.message ?? 'is invalid'}${allowed}`;
+};
 
 /** Returns a query-string parser for a schema: typed values with defaults, or a 400. */
 export function queryParser<T>(id: string): (query: Record<string, unknown>) => T {

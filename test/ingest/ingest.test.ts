@@ -168,11 +168,12 @@ test('a partly bad batch keeps every good event and reports each bad one with it
     { ...ev.kill(now - 9000, 5, 6), ts: 'yesterday' }, // 14 not a date-time
     { ...ev.shots(now - 9000, 5, 10, 1), fired: 2.5 }, // 15 not an integer
     { ...ev.kill(now - 9000, 5, 6), victim: { platformId: player(6).platformId } }, // 16 victim without name
+    { ...ev.shots(now - 9000, 5, 10, 1), ts: now - 9000.5 }, // 17 epoch ms with a fraction
   ];
   const body = await accepted(t, a, events);
   t.is(body.accepted, 4);
   t.is(body.duplicates, 0);
-  t.deepEqual(body.rejected.map((r) => r.index), [1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14, 15, 16]);
+  t.deepEqual(body.rejected.map((r) => r.index), [1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14, 15, 16, 17]);
   for (const r of body.rejected) t.true(r.error.length > 0, `index ${r.index} has a message`);
   const error = (index: number) => body.rejected.find((r) => r.index === index)!.error;
   t.regex(error(1), /unknown event type/);
@@ -182,6 +183,9 @@ test('a partly bad batch keeps every good event and reports each bad one with it
   t.regex(error(5), /hits must not exceed fired/);
   t.regex(error(7), /2000/);
   t.regex(error(10), /2000/);
+  // A ts that fits neither form is told both.
+  t.is(error(14), 'ts must match format "date-time" or must be integer');
+  t.is(error(17), 'ts must be string or must be integer');
 
   // The good events were stored; nothing of the bad ones was.
   const board = await leaderboard(t, a);
