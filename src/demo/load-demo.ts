@@ -93,7 +93,7 @@ const statusSlotMs = 10 * 60_000;
  * do (the one-open-entry index, or the snapshot's serialisation), and is tried again here, as the
  * worker's drain would try it from its request.
  */
-async function syncDemoBanFiles(deps: Deps, serverIds: string[]): Promise<void> {
+export async function syncDemoBanFiles(deps: Deps, serverIds: string[]): Promise<void> {
   let pending = serverIds;
   for (let attempt = 1; pending.length > 0; attempt++) {
     const { failed } = await syncGameFiles(deps, pending.map((serverId) => ({ serverId, kind: 'bans' as const })));
