@@ -9,7 +9,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { createApp } from '../app.ts';
 import { Agent, agentDefaults } from '../agent/agent.ts';
 import type { AgentReport } from '../agent/agent.ts';
@@ -88,22 +87,6 @@ function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number
 const statusSlotMs = 10 * 60_000;
 
 /**
- * Syncs the demo servers' ban files. The worker, started before the demo loads, may be syncing the
- * same account's file at that moment (its start-up job): the overlapping sync fails, as any two
- * do (the one-open-entry index, or the snapshot's serialisation), and is tried again here, as the
- * worker's drain would try it from its request.
- */
-export async function syncDemoBanFiles(deps: Deps, serverIds: string[]): Promise<void> {
-  let pending = serverIds;
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    const { failed } = await syncGameFiles(deps, pending.map((serverId) => ({ serverId, kind: 'bans' as const })));
-    if (failed.length > 0 && attempt === 5) throw new Error(`demo ban files not synced: ${JSON.stringify(failed)}`);
-    pending = failed.map((f) => f.serverId);
-    if (pending.length > 0) await delay(200 * attempt);
-  }
-}
-
-/**
  * A day of status samples, one per 10 minutes of the wall clock up to `untilMs`, as a server mod
  * would send them (the chart of the dashboard's server page); fixed ids per slot, so a re-run
  * adds only the new slots. Players follow the day (most in the evening, UTC), fps dips with them.
@@ -155,7 +138,10 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
     await insertBan(deps.db, account.id, { ...ban, bannedAt, expiresAt });
   }
   // The servers have no file paths (their hosts would pull the file): the sync records what each holds.
-  await syncDemoBanFiles(deps, servers.map((s) => s.id));
+  // The worker, started before the demo loads, may be syncing the same file (its start-up job):
+  // the sync tries such an overlap again itself.
+  const { failed } = await syncGameFiles(deps, servers.map((s) => ({ serverId: s.id, kind: 'bans' as const })));
+  if (failed.length > 0) throw new Error(`demo ban files not synced: ${JSON.stringify(failed)}`);
   const admin = await demoAdmin(deps, account.id, credentialsFile ?? defaultCredentialsFile);
   const pooled = fixture.bans[0]!;
   const submitter = admin.username ? await findUserForLogin(deps.db, admin.username) : undefined;

@@ -6,6 +6,7 @@
 // Runs in the worker only: the web process asks for syncs (sync-requests.ts).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';
@@ -84,7 +85,25 @@ async function place(deps: Deps, tx: DbClient, target: SyncTarget, kind: FileKin
   return { serverId: target.id, kind, path, entries: file.entries, written, imported };
 }
 
-type Failure = { serverId: string; kind: FileKind; error: string };
+/** A file that did not sync; `overlapped`: it met another sync of the same file. */
+export type Failure = { serverId: string; kind: FileKind; error: string; overlapped: boolean };
+
+/**
+ * What two syncs of one file running at once fail with: the REPEATABLE READ snapshot's
+ * serialisation, a deadlock, or a unique index (the one-open-entry index, a first sync's imports).
+ * Such a failure is expected and tried again; any other is the file's own (a path not writable).
+ */
+const overlapCodes = new Set(['40001', '40P01', '23505']);
+/** Tries of a file whose syncs met others, and the wait before the next (100 ms, then 200, 300). */
+const overlapTries = 4;
+const overlapWaitMs = 100;
+
+function failure(deps: Deps, serverId: string, kind: FileKind, err: unknown, context: Record<string, unknown>): Failure {
+  const overlapped = overlapCodes.has((err as { code?: string }).code ?? '');
+  if (overlapped) deps.log.warn({ err, serverId, kind, ...context }, 'game file sync met another sync of the file');
+  else deps.log.error({ err, serverId, kind, ...context }, 'game file sync failed');
+  return { serverId, kind, error: (err as Error).message, overlapped };
+}
 
 /**
  * Syncs the ban files of servers of one account: imports first, then one rendering for all. A
@@ -119,8 +138,7 @@ async function syncAccountBans(deps: Deps, targets: SyncTarget[], failed: Failur
         outcomes.push(await place(deps, tx, target, 'bans', file, disks[i]!, imported[i]!, nowIso, banChanges));
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT server_file');
-        deps.log.error({ err, serverId: target.id, path: target.banFilePath }, 'ban file sync failed');
-        failed.push({ serverId: target.id, kind: 'bans', error: (err as Error).message });
+        failed.push(failure(deps, target.id, 'bans', err, { path: target.banFilePath }));
       }
     }
     return outcomes;
@@ -137,11 +155,30 @@ async function syncPriority(deps: Deps, target: SyncTarget): Promise<SyncOutcome
   });
 }
 
+type SyncRequest = { serverId: string; kind: FileKind };
+
 /**
  * Syncs the given files of the given servers (revoked or unknown servers are skipped). A file
- * that fails is reported in `failed` and the others still sync.
+ * that fails is reported in `failed` and the others still sync; one that met another sync of the
+ * same file (the worker's start-up job, a restart command, another worker) is tried again first,
+ * so every caller gets the file synced unless the overlap outlasts the tries.
  */
-export async function syncGameFiles(deps: Deps, requests: { serverId: string; kind: FileKind }[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
+export async function syncGameFiles(deps: Deps, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
+  const synced: SyncOutcome[] = [];
+  const failed: Failure[] = [];
+  let pending = requests;
+  for (let tried = 1; ; tried++) {
+    const round = await syncOnce(deps, pending);
+    synced.push(...round.synced);
+    const again = round.failed.filter((f) => f.overlapped);
+    failed.push(...round.failed.filter((f) => !f.overlapped));
+    if (again.length === 0 || tried === overlapTries) return { synced, failed: [...failed, ...again] };
+    await delay(overlapWaitMs * tried);
+    pending = again.map(({ serverId, kind }) => ({ serverId, kind }));
+  }
+}
+
+async function syncOnce(deps: Deps, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
   const targets = new Map((await syncTargets(deps.db, [...new Set(requests.map((r) => r.serverId))])).map((t) => [t.id, t]));
   const synced: SyncOutcome[] = [];
   const failed: Failure[] = [];
@@ -159,8 +196,7 @@ export async function syncGameFiles(deps: Deps, requests: { serverId: string; ki
     try {
       synced.push(...(await syncAccountBans(deps, group, failed)));
     } catch (err) {
-      deps.log.error({ err, servers: group.map((t) => t.id) }, 'ban file sync failed');
-      failed.push(...group.map((t) => ({ serverId: t.id, kind: 'bans' as const, error: (err as Error).message })));
+      failed.push(...group.map((t) => failure(deps, t.id, 'bans', err, { servers: group.length })));
     }
   }
   for (const r of requests) {
@@ -169,8 +205,7 @@ export async function syncGameFiles(deps: Deps, requests: { serverId: string; ki
     try {
       synced.push(await syncPriority(deps, target));
     } catch (err) {
-      deps.log.error({ err, serverId: target.id }, 'priority file sync failed');
-      failed.push({ serverId: target.id, kind: 'priority', error: (err as Error).message });
+      failed.push(failure(deps, target.id, 'priority', err, { path: target.priorityFilePath }));
     }
   }
   return { synced, failed };
