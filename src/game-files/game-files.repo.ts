@@ -70,7 +70,7 @@ const inForce = 'b.account_id = $1 AND b.lifted_at IS NULL AND (b.expires_at IS 
  * servers is written: entries of bans that left it are closed, bans new to it (or back in force)
  * get an open entry. The closing runs first and probes bans by primary key, so the entries opened
  * next are never checked (a first sync checks none). An overlapping sync of the account fails on
- * the one-open-entry index and is retried from its requests.
+ * the one-open-entry index and is tried again (src/game-files/sync.ts).
  */
 export async function recordBanFile(db: Queryable, accountId: string, nowIso: string): Promise<void> {
   await db.query(
