@@ -98,11 +98,16 @@ const overlapCodes = new Set(['40001', '40P01', '23505']);
 const overlapTries = 4;
 const overlapWaitMs = 100;
 
-function failure(deps: Deps, serverId: string, kind: FileKind, err: unknown, context: Record<string, unknown>): Failure {
+/** Logs a failed sync once (a warning for an overlap, an error for the file's own); true for an overlap. */
+function logFailure(deps: Deps, err: unknown, context: Record<string, unknown>): boolean {
   const overlapped = overlapCodes.has((err as { code?: string }).code ?? '');
-  if (overlapped) deps.log.warn({ err, serverId, kind, ...context }, 'game file sync met another sync of the file');
-  else deps.log.error({ err, serverId, kind, ...context }, 'game file sync failed');
-  return { serverId, kind, error: (err as Error).message, overlapped };
+  if (overlapped) deps.log.warn({ err, ...context }, 'game file sync met another sync of the file');
+  else deps.log.error({ err, ...context }, 'game file sync failed');
+  return overlapped;
+}
+
+function failure(deps: Deps, serverId: string, kind: FileKind, err: unknown, path: string | null): Failure {
+  return { serverId, kind, error: (err as Error).message, overlapped: logFailure(deps, err, { serverId, kind, path }) };
 }
 
 /**
@@ -138,7 +143,7 @@ async function syncAccountBans(deps: Deps, targets: SyncTarget[], failed: Failur
         outcomes.push(await place(deps, tx, target, 'bans', file, disks[i]!, imported[i]!, nowIso, banChanges));
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT server_file');
-        failed.push(failure(deps, target.id, 'bans', err, { path: target.banFilePath }));
+        failed.push(failure(deps, target.id, 'bans', err, target.banFilePath));
       }
     }
     return outcomes;
@@ -196,7 +201,8 @@ async function syncOnce(deps: Deps, requests: SyncRequest[]): Promise<{ synced: 
     try {
       synced.push(...(await syncAccountBans(deps, group, failed)));
     } catch (err) {
-      failed.push(...group.map((t) => failure(deps, t.id, 'bans', err, { servers: group.length })));
+      const overlapped = logFailure(deps, err, { kind: 'bans', servers: group.map((t) => t.id) });
+      failed.push(...group.map((t) => ({ serverId: t.id, kind: 'bans' as const, error: (err as Error).message, overlapped })));
     }
   }
   for (const r of requests) {
@@ -205,7 +211,7 @@ async function syncOnce(deps: Deps, requests: SyncRequest[]): Promise<{ synced: 
     try {
       synced.push(await syncPriority(deps, target));
     } catch (err) {
-      failed.push(failure(deps, target.id, 'priority', err, { path: target.priorityFilePath }));
+      failed.push(failure(deps, target.id, 'priority', err, target.priorityFilePath));
     }
   }
   return { synced, failed };
