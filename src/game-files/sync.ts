@@ -86,7 +86,7 @@ async function place(deps: Deps, tx: DbClient, target: SyncTarget, kind: FileKin
 }
 
 /** A file that did not sync; `overlapped`: it met another sync of the same file. */
-export type Failure = { serverId: string; kind: FileKind; error: string; overlapped: boolean };
+type Failure = { serverId: string; kind: FileKind; error: string; overlapped: boolean };
 
 /**
  * What two syncs of one file running at once fail with: the REPEATABLE READ snapshot's
