@@ -1,11 +1,12 @@
-// Gathers the players named by every drop of trust scores asked in one turn of the event loop into
-// one drop. A group call commits up to 64 ingested batches at once, each naming a dozen players
+// Gathers the players named by every drop of trust scores asked in one task (an I/O callback and
+// the microtasks it starts) into one drop. A group call commits up to 64 ingested batches at once, each naming a dozen players
 // spread over the 8 buckets: dropped batch by batch, that was some 7 script calls a batch, three
 // quarters of the calls a busy fleet made to Redis.
+import { nextTick } from 'node:process';
 
 /**
- * Calls `drop` once per turn of the event loop with the players every add() of that turn named;
- * each add() resolves when the drop that carries its players has finished (drop never rejects).
+ * Calls `drop` once per task with the players every add() of that task named; each add()
+ * resolves when the drop that carries its players has finished (drop never rejects).
  */
 export class DropGathering {
   private pending: { ids: Set<string>; done: Promise<void> } | undefined;
@@ -15,8 +16,12 @@ export class DropGathering {
   add(ids: Iterable<string>): Promise<void> {
     if (!this.pending) {
       const gathered = new Set<string>();
-      // setImmediate runs after the microtasks of this turn: every batch a group call settled joins.
-      const done = new Promise<void>((resolve) => setImmediate(() => {
+      // nextTick runs once the task's microtasks are done (every batch a group call settled has
+      // asked by then) and before the task's Redis commands leave: ioredis writes them in one
+      // pipeline from a setImmediate, which the batch's derived state scheduled first. From a
+      // setImmediate of its own the drop came after that write, in a pipeline of its own, which
+      // ioredis sends only once the one under way has all its replies.
+      const done = new Promise<void>((resolve) => nextTick(() => {
         this.pending = undefined;
         resolve(this.drop([...gathered]));
       }));

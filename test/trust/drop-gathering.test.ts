@@ -1,5 +1,5 @@
-// Drops of trust scores asked in one turn of the event loop go together, and each caller's
-// promise waits for the drop that carries its players.
+// Drops of trust scores asked in one task go together, before the task's Redis commands leave,
+// and each caller's promise waits for the drop that carries its players.
 import test from 'ava';
 import { DropGathering } from '../../src/trust/drop-gathering.ts';
 
@@ -44,4 +44,17 @@ test('an add() made while a drop is under way goes in the next drop, not in that
   calls[1]!.finish();
   await second;
   t.true(secondSettled);
+});
+
+test('the drop is asked before the callbacks the task scheduled with setImmediate, where ioredis writes its pipeline', async (t) => {
+  const order: string[] = [];
+  // As a batch's derived state does: a command issued first schedules the pipeline's write.
+  setImmediate(() => order.push('write of the pipeline'));
+  const gathering = new DropGathering(async () => {
+    order.push('drop');
+  });
+  const asked = gathering.add(['p1']);
+  await nextTurn();
+  await asked;
+  t.deepEqual(order, ['drop', 'write of the pipeline'], 'the drop joins the commands waiting for that write');
 });
