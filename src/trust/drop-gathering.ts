@@ -1,7 +1,7 @@
 // Gathers the players named by every drop of trust scores asked in one task (an I/O callback and
-// the microtasks it starts) into one drop. A group call commits up to 64 ingested batches at once, each naming a dozen players
-// spread over the 8 buckets: dropped batch by batch, that was some 7 script calls a batch, three
-// quarters of the calls a busy fleet made to Redis.
+// the microtasks it starts) into one drop. A group call commits up to 64 ingested batches at once,
+// each naming a dozen players spread over the 8 buckets: dropped batch by batch, that was some 7
+// script calls a batch, three quarters of the calls a busy fleet made to Redis.
 import { nextTick } from 'node:process';
 
 /**

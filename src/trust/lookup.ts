@@ -108,9 +108,8 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
 
 /**
  * Drops the cached scores of players whose evidence changed (a ban, a pool entry, ingested play),
- * in Redis, then in every process. Call after the change commits; the drops asked in one task
- * go together (src/trust/drop-gathering.ts). On failure the stale score lives at
- * most scoreCacheMs.
+ * in Redis, then in every process. Call after the change commits; the drops asked in one task go
+ * together (src/trust/drop-gathering.ts). On failure the stale score lives at most scoreCacheMs.
  */
 export function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
   let gathering = gatherings.get(deps.caches);

@@ -12,7 +12,7 @@ function recordingDrop() {
   return { calls, drop };
 }
 
-test('the players of every add() in one turn go in one drop, each once; every caller waits for it to finish', async (t) => {
+test('the players of every add() in one task go in one drop, each once; every caller waits for it to finish', async (t) => {
   const { calls, drop } = recordingDrop();
   const gathering = new DropGathering(drop);
   const settled: string[] = [];
