@@ -8,7 +8,7 @@ import { insertAccount } from '../src/accounts/account.repo.ts';
 import { registerServer } from '../src/servers/server.ts';
 import { ensureDatabase, migrate } from '../src/store/migrate.ts';
 import { agentBenchLines, describeAgent, measureAgent } from './agent.ts';
-import { killChildrenNow, startChild, stopChildren } from './processes.ts';
+import { killChildrenNow, startService, stopChildren } from './processes.ts';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const unlimited = '1000000000';
@@ -27,7 +27,7 @@ try {
   await connectDeps(deps);
   const account = await insertAccount(deps.db, 'agent bench');
   const { server, ingestToken } = await registerServer(deps, account.id, { name: 'agent bench' });
-  const service = await startChild('service', 'src/main.ts', ['--role', 'web'], env, '/api/health');
+  const service = await startService('service', env);
   const outcome = await measureAgent({ url: service.url, serverId: server.id, token: ingestToken, lines: agentBenchLines(), say });
   for (const line of describeAgent(outcome)) say(line);
 } finally {

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { serviceNodeFlags } from './service-env.ts';
 
 export interface Child {
   name: string;
@@ -31,17 +32,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node --import tsx <script> ...args` from the repository root with extra environment. */
-export async function startChild(name: string, script: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
+/** Starts `node [...nodeFlags] --import tsx <script> ...args` from the repository root with extra environment. */
+export async function startChild(name: string, script: string, args: string[], env: Record<string, string>, readyPath: string, nodeFlags: string[] = []): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it exits (open it in
   // Chrome DevTools or speedscope), for the before/after profiles of a hot path.
   // One folder per child: the loader thread of tsx writes a profile of its own beside the main one.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name.replace(/\W+/g, '-')}`] : [];
-  // BENCH_NODE_FLAGS="--trace-gc ...": Node and V8 flags for every child; NODE_OPTIONS refuses
-  // some (--trace-gc), and a flag here comes after NODE_OPTIONS', so it wins (--max-semi-space-size).
+  // BENCH_NODE_FLAGS="--trace-gc ...": Node and V8 flags for every child (NODE_OPTIONS refuses
+  // some, --trace-gc); they come after the child's own, so they win (--max-semi-space-size=16).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...profile, ...nodeFlags, ...flags, '--import', 'tsx', script, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -53,6 +54,13 @@ export async function startChild(name: string, script: string, args: string[], e
   await waitUntilAnswering(entry, readyPath);
   return entry;
 }
+
+/**
+ * The service (`src/main.ts --role web`) with the V8 flags the Procfile and `npm start` give it:
+ * measured without them it is not the service users run.
+ */
+export const startService = (name: string, env: Record<string, string>): Promise<Child> =>
+  startChild(name, 'src/main.ts', ['--role', 'web'], env, '/api/health', serviceNodeFlags);
 
 async function waitUntilAnswering(child: Child, path: string, timeoutMs = 60_000): Promise<void> {
   let gone = false;

@@ -42,7 +42,7 @@ import type { AccuracyOutcome } from './limiter-accuracy.ts';
 import { tenths } from './latencies.ts';
 import { ingestLoad, measure } from './load.ts';
 import type { IngestOutcome, Measurement } from './load.ts';
-import { killChildrenNow, startChild, stopChildren } from './processes.ts';
+import { killChildrenNow, startChild, startService, stopChildren } from './processes.ts';
 import { scenarios } from './scenarios/index.ts';
 import { serviceEnv, unlimited } from './service-env.ts';
 import type { BenchContext, ScenarioRow } from './scenarios/scenario.ts';
@@ -186,9 +186,9 @@ async function main(): Promise<void> {
     for (const a of accuracy) say(`  ${describeAccuracy(a)}`);
 
     const hello = await startChild('koa hello-world', 'bench/hello.ts', [], { NODE_ENV: 'production' }, '/');
-    const service = await startChild('service', 'src/main.ts', ['--role', 'web'], serviceEnv, '/api/health');
-    const limiterOff = await startChild('service, controller limiter off', 'src/main.ts', ['--role', 'web'], { ...serviceEnv, CONTROLLER_RATE_LIMIT: 'false' }, '/api/health');
-    const limiterOn = await startChild('service, controller limiter on', 'src/main.ts', ['--role', 'web'], serviceEnv, '/api/health');
+    const service = await startService('service', serviceEnv);
+    const limiterOff = await startService('service, controller limiter off', { ...serviceEnv, CONTROLLER_RATE_LIMIT: 'false' });
+    const limiterOn = await startService('service, controller limiter on', serviceEnv);
     say(`started: hello-world pid ${hello.process.pid} on ${hello.port}, service pid ${service.process.pid} on ${service.port}, ` +
       `limiter off pid ${limiterOff.process.pid} on ${limiterOff.port}, limiter on pid ${limiterOn.process.pid} on ${limiterOn.port}`);
 

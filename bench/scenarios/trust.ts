@@ -16,7 +16,7 @@ import { encodeCursor } from '../../src/trust/export.ts';
 import { platformId } from '../fixture.ts';
 import type { Measurement } from '../load.ts';
 import { tenths } from '../latencies.ts';
-import { startChild } from '../processes.ts';
+import { startService } from '../processes.ts';
 import { serviceEnv } from '../service-env.ts';
 import type { BenchContext, Scenario, ScenarioRow } from './scenario.ts';
 import { clean, fmt, median } from './scenario.ts';
@@ -144,7 +144,7 @@ export const trustScenario: Scenario = {
   name: 'trust',
   async run(ctx) {
     await ensurePool(ctx);
-    const signed = await startChild('service, trust signing on', 'src/main.ts', ['--role', 'web'], { ...serviceEnv, TRUST_SIGNING_KEY: signingKey(), REDIS_PREFIX: 'bench-signed:' }, '/api/health');
+    const signed = await startService('service, trust signing on', { ...serviceEnv, TRUST_SIGNING_KEY: signingKey(), REDIS_PREFIX: 'bench-signed:' });
     try {
       return [...(await lookupRows(ctx, signed.url)), ...(await exportPageRows(ctx, signed.url))];
     } finally {
