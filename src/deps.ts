@@ -11,10 +11,9 @@ import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
-import type { StoredPlayers } from './ingest/ingest.repo.ts';
-import { createPresentTotals } from './ingest/present-totals.ts';
+import { StoredPlayers } from './ingest/stored-players.ts';
 import { IngestTokenHashes, refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
-import type { PresentTotals } from './ingest/present-totals.ts';
+import { PresentTotals } from './ingest/present-totals.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
@@ -66,9 +65,9 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       apiKeys: cache(), serverOwners: cache(), ingestTokens: new IngestTokenHashes(clock, config.authCacheMs),
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
-      playersStored: new LRUCache({ max: 200_000, ttl: 60_000 }),
+      playersStored: new StoredPlayers(),
       trustScores: new LocalScores(config.authCacheMs),
-      presentTotals: createPresentTotals(),
+      presentTotals: new PresentTotals(),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],

@@ -1,15 +1,16 @@
 // SQL of one ingested batch: the per-server lock, event-id claims, kills, players and server status,
 // and the one call that applies a fresh batch whole.
-import type { LRUCache } from 'lru-cache';
 import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { IngestEvent } from './events.ts';
-import type { PlayerTotals } from '../stats/totals.ts';
+import type { PlayerTotals, TotalsTuple } from '../stats/totals.ts';
+import { totalsOfTuple } from '../stats/totals.ts';
 import { pgArray } from '../store/pg-array.ts';
 import { isoOfMicros, isoOfMs } from '../store/iso-time.ts';
 import type { Column } from '../store/pg-array.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
+import type { StoredPlayer, StoredPlayers } from './stored-players.ts';
 
 type KillEvent = Extract<IngestEvent, { type: 'kill' }>;
 type StatusEvent = Extract<IngestEvent, { type: 'server.status' }>;
@@ -127,9 +128,6 @@ export const playerColumns = (seen: SeenPlayers): Column[] => {
   ];
 };
 
-/** What is known to be stored of a player at least: the name, a first seen no later, a last seen no earlier. */
-export interface StoredPlayer { name: string; firstMs: number; lastMs: number }
-export type StoredPlayers = LRUCache<string, StoredPlayer>;
 
 /** A player's row is left alone while it says as much: same name, seen within 10 minutes of these times. */
 const slackMs = 10 * 60_000;
@@ -179,7 +177,7 @@ export async function upsertPlayers(db: Queryable, seen: SeenPlayers, known?: St
            WHERE $7::bool AND NOT EXISTS (SELECT 1 FROM up WHERE up.platform_id = s.platform_id)`,
     values: [...playerColumns(wanted), known !== undefined],
   });
-  for (const { id, name, firstMs, lastMs } of rows) known?.set(id, { name, firstMs, lastMs });
+  for (const { id, ...stored } of rows) known?.set(id, stored);
 }
 
 /**
@@ -259,12 +257,8 @@ export interface AppliedBatch {
   tag: string;
 }
 
-/** A row of the call's out_added: the columns of server_players, timestamps as epoch ms. */
-type AddedRow = [string, string | null, number, number, number, number, number, number, number, number | null, number | null, number | null];
-export const addedTotals = (json: string) => new Map((JSON.parse(json) as AddedRow[]).map(
-  ([id, name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs]) =>
-    [id, { name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs }] as const,
-));
+/** The call's out_added: a row per player, its platform id then its totals (timestamps as epoch ms). */
+export const addedTotals = (json: string) => new Map((JSON.parse(json) as [string, ...TotalsTuple][]).map(([id, ...totals]) => [id, totalsOfTuple(totals)] as const));
 
 /**
  * Applies a batch in one call; undefined when it needs the transactional path: a present
@@ -280,7 +274,7 @@ export async function applyBatchInOneCall(db: Queryable, serverId: string, batch
       values,
     });
     const { added, orphans, storedPlayers, tag, ...server } = rows[0]!;
-    for (const [id, name, firstMs, lastMs] of JSON.parse(storedPlayers) as [string, string, number, number][]) known.set(id, { name, firstMs, lastMs });
+    known.setAll(storedPlayers);
     return { added: addedTotals(added), orphans, server, tag };
   } catch (err) {
     if (needsTransaction.has((err as { code?: string }).code ?? '')) return undefined;

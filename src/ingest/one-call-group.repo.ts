@@ -7,7 +7,8 @@ import { serverRecordColumns } from '../servers/server.repo.ts';
 import { pgArray } from '../store/pg-array.ts';
 import type { ArrayElement, Column } from '../store/pg-array.ts';
 import { addedTotals, needsTransaction } from './ingest.repo.ts';
-import type { AppliedBatch, OneCallBatch, StoredPlayers } from './ingest.repo.ts';
+import type { AppliedBatch, OneCallBatch } from './ingest.repo.ts';
+import type { StoredPlayers } from './stored-players.ts';
 
 /** A common batch of one server, as a group call takes it. */
 export interface ServerBatch {
@@ -83,7 +84,7 @@ export async function applyBatchesInOneCall(db: Queryable, group: ServerBatch[],
     values,
   });
   const orphans = rows[0]!.orphans!;
-  for (const [id, name, firstMs, lastMs] of JSON.parse(rows[0]!.storedPlayers!) as [string, string, number, number][]) known.set(id, { name, firstMs, lastMs });
+  known.setAll(rows[0]!.storedPlayers!);
   return rows.map(({ batch: _batch, added, orphans: _orphans, storedPlayers: _players, tag, ...server }) =>
     added === null ? undefined : { added: addedTotals(added), orphans, server, tag });
 }

@@ -22,6 +22,18 @@ export interface PlayerTotals {
 /** A player is online for this long after their last presence event; gaps longer than it are not play time. */
 export const onlineWindowMs = 90_000;
 
+/**
+ * The totals' fields in one fixed order: how PostgreSQL's ingest calls return a player's totals,
+ * and how ingestion holds the present players' rows in memory (one text a row, src/ingest/present-totals.ts).
+ */
+export type TotalsTuple = [string | null, number, number, number, number, number, number, number, number | null, number | null, number | null];
+
+export const totalsTuple = (t: PlayerTotals): TotalsTuple =>
+  [t.name, t.kills, t.deaths, t.headshots, t.killDistanceSum, t.playSeconds, t.shotsFired, t.shotsHit, t.onlineAtMs, t.presenceAtMs, t.nameAtMs];
+
+export const totalsOfTuple = ([name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs]: TotalsTuple): PlayerTotals =>
+  ({ name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs });
+
 export const emptyTotals = (): PlayerTotals => ({
   name: null, kills: 0, deaths: 0, headshots: 0, killDistanceSum: 0, playSeconds: 0, shotsFired: 0, shotsHit: 0, onlineAtMs: null,
   presenceAtMs: null, nameAtMs: null,

@@ -12,7 +12,7 @@ import { killColumns, playerColumns } from '../../src/ingest/ingest.repo.ts';
 import type { OneCallBatch } from '../../src/ingest/ingest.repo.ts';
 import { applyBatchesInOneCall } from '../../src/ingest/one-call-group.repo.ts';
 import { OneCallGroups } from '../../src/ingest/one-call-groups.ts';
-import { createPresentTotals } from '../../src/ingest/present-totals.ts';
+import { PresentTotals } from '../../src/ingest/present-totals.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
 import { addedColumns, loadTotalsAsRead, savedColumns } from '../../src/stats/stats.repo.ts';
 import { emptyTotals } from '../../src/stats/totals.ts';
@@ -48,7 +48,7 @@ function recorded() {
     const answer = env.deps.db.query(config as never, values as never) as unknown as Promise<unknown>;
     return answer.finally(done);
   }) as typeof db.query;
-  const deps: Deps = { ...env.deps, db, caches: { ...env.deps.caches, presentTotals: createPresentTotals() } };
+  const deps: Deps = { ...env.deps, db, caches: { ...env.deps.caches, presentTotals: new PresentTotals() } };
   return { deps, calls, timeline };
 }
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { parseBatch } from '../../src/ingest/events.ts';
 import { commitInTransaction, eachAsItComes, ingestBatch, steam64PlayersOf } from '../../src/ingest/ingest.ts';
-import { createPresentTotals } from '../../src/ingest/present-totals.ts';
+import { PresentTotals } from '../../src/ingest/present-totals.ts';
 import { applyBatchInOneCall, killColumns, playerColumns, upsertPlayers } from '../../src/ingest/ingest.repo.ts';
 import { sampleColumns } from '../../src/servers/metrics.repo.ts';
 import { commitInOneCall } from '../../src/ingest/one-call.ts';
@@ -152,8 +152,8 @@ test('a batch whose present players this process wrote last is applied without r
     named.push('transaction');
     return env.deps.db.connect();
   }) as typeof db.connect;
-  const here = { ...env.deps, db, caches: { ...env.deps.caches, presentTotals: createPresentTotals() } };
-  const elsewhere = { ...env.deps, caches: { ...env.deps.caches, presentTotals: createPresentTotals() } };
+  const here = { ...env.deps, db, caches: { ...env.deps.caches, presentTotals: new PresentTotals() } };
+  const elsewhere = { ...env.deps, caches: { ...env.deps.caches, presentTotals: new PresentTotals() } };
   let k = 0;
   const count = (name: string) => named.filter((n) => n === name).length;
   const heartbeat = async (deps: typeof env.deps) => {
