@@ -128,7 +128,6 @@ export const playerColumns = (seen: SeenPlayers): Column[] => {
   ];
 };
 
-
 /** A player's row is left alone while it says as much: same name, seen within 10 minutes of these times. */
 const slackMs = 10 * 60_000;
 const coveredBy = (stored: StoredPlayer | undefined, s: StoredPlayer) =>
