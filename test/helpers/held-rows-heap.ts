@@ -41,4 +41,4 @@ for (let i = 0; i < players; i++) {
 }
 const after = await objectsByKind();
 const added = Object.fromEntries([...after].map(([kind, n]) => [kind, n - (before.get(kind) ?? 0)]));
-process.stdout.write(JSON.stringify({ added, held: [present, stored].length }));
+process.stdout.write(JSON.stringify({ added }));
