@@ -9,10 +9,10 @@
 // = 1 ms, so an answer of 41 ms is recorded 41 times (41, 40, ..., 1) and a few slow answers fill
 // the p99 (990 answers of 2.7 ms and 10 of 41.3 read as a p99 of 39 ms).
 import { execFile } from 'node:child_process';
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { KeepAliveClient, requestBytes } from './keep-alive-client.ts';
 import { Latencies, percentile } from './latencies.ts';
 
 export interface PacedReadOptions {
@@ -38,7 +38,6 @@ export interface PacedReadOutcome {
 }
 
 const self = fileURLToPath(import.meta.url);
-const readTimeoutMs = 30_000;
 
 /** Reads o.url at o.perSecond from a child process; resolves when every due read is answered. */
 export function pacedReads(o: PacedReadOptions): Promise<PacedReadOutcome> {
@@ -51,8 +50,10 @@ export function pacedReads(o: PacedReadOptions): Promise<PacedReadOutcome> {
 }
 
 async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
-  // Idle connections close a second before the service's keep-alive timeout (5 s), as bench/post.ts's.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4000 });
+  // Its own kept-alive connections (bench/keep-alive-client.ts): a read the service never answers
+  // fails after 30 s instead of holding the bench forever.
+  const client = new KeepAliveClient(new URL(o.url).origin, { idleMs: 4000, timeoutMs: 30_000, maxConnections: 256 });
+  const request = requestBytes('GET', new URL(o.url), o.headers);
   const intervalMs = 1000 / o.perSecond;
   const total = Math.round((o.warmupSeconds + o.seconds) * o.perSecond);
   const firstMeasured = Math.round(o.warmupSeconds * o.perSecond);
@@ -66,10 +67,7 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   const start = performance.now();
   const get = (i: number) => {
     const dueAt = start + i * intervalMs;
-    let settled = false;
     const done = (failure?: string) => {
-      if (settled) return;
-      settled = true;
       if (i >= firstMeasured) {
         if (failure === undefined) latencies.add(performance.now() - dueAt);
         else {
@@ -79,14 +77,7 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
       }
       if (++answered === total) allAnswered();
     };
-    const failedWith = (err: NodeJS.ErrnoException) => done(err.code ?? err.message);
-    // A read the service never answers fails after 30 s instead of holding the bench forever.
-    http.get(o.url, { agent, headers: o.headers, signal: AbortSignal.timeout(readTimeoutMs) }, (res) => {
-      res.resume();
-      const status = res.statusCode ?? 0;
-      res.on('end', () => done(status >= 200 && status < 300 ? undefined : String(status)));
-      res.on('error', failedWith);
-    }).on('error', failedWith);
+    client.request(request).then(({ status }) => done(status >= 200 && status < 300 ? undefined : String(status)), (err: Error) => done(err.message));
   };
   let sent = 0;
   const tick = () => {
@@ -96,7 +87,7 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   };
   tick();
   await finished;
-  agent.destroy();
+  client.close();
   const sorted = latencies.sorted();
   return { due: total - firstMeasured, ok: latencies.count, failed, failures, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: percentile(sorted, 100) };
 }

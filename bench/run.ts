@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     const reads = readTargets(hello, service, creds);
     const measureUrl = (url: string, headers: Record<string, string>, options: { paths?: string[]; connections?: number } = {}) =>
       measure({ url, headers, connections: options.connections ?? settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, paths: options.paths });
-    const ctx: BenchContext = { deps, say, service, creds, settings, measure: measureUrl, measureKoa: () => measureUrl(reads[0]!.url, {}) };
+    const ctx: BenchContext = { deps, say, service, creds, settings, measure: measureUrl, measureKoa: () => measureUrl(reads[0]!.url, {}), koaUrl: reads[0]!.url };
     if (settings.only.length > 0) {
       const rows = await runScenarios(ctx);
       say('\n| route | measured | p99 ms | x Koa | target | result |\n|---|---|---|---|---|---|');

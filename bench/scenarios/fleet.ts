@@ -5,7 +5,10 @@
 // second, open loop too, over as many connections as that takes (far above what the keys of 2,500
 // servers' communities may ask: 60 a minute each; a reader as fast as the answers come would
 // measure how the two share 2 cores, not what ingestion does to a read); its p99 is compared with
-// the same read on an idle service.
+// the same read on an idle service. Beside it, a bare Koa hello-world (a process of its own that
+// does nothing else) is read at 200 a second, idle and under the fleet: how much of the status
+// read's p99 the machine's shared cores alone add, so a run tells a service's stalls from the
+// machine's.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../../src/deps.ts';
@@ -28,6 +31,7 @@ const periodMs = 5000;
 const playersPerServer = 60;
 const targets = { batchP99Ms: 100, statusP99Factor: 3 };
 const statusReadsPerSecond = 1000;
+const koaReadsPerSecond = 200;
 /** The reader's own warm-up before each of its measured runs. */
 const readerWarmupSeconds = 10;
 
@@ -123,9 +127,11 @@ export const fleetScenario: Scenario = {
     // reader's onset, a thousand reads a second from a new process, held the batches up for 1.5-6 s
     // on a slow machine (Koa at 10,000 req/s), and with a second of warm-up that fell in the
     // batches' first measured seconds.
-    const readStatus = (readerWarmup: number, startAtMs?: number) =>
-      pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs });
-    const idle = await readStatus(readerWarmupSeconds);
+    const readStatusAndKoa = (readerWarmup: number, startAtMs?: number) => Promise.all([
+      pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
+      pacedReads({ url: ctx.koaUrl, headers: {}, perSecond: koaReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
+    ]);
+    const [idle, idleKoa] = await readStatusAndKoa(readerWarmupSeconds);
 
     // Every batch is made before the first is sent: the generator shares the service's 2 cores, and
     // making 500 batches a second (ids, JSON) cost a fifth of a core. Its events happened since the
@@ -166,7 +172,7 @@ export const fleetScenario: Scenario = {
     // its measured reads are due over the batches' measured seconds.
     // (A warm-up of the batches shorter than the reader's, set by hand, shortens the reader's to fit.)
     const busyWarmup = Math.min(readerWarmupSeconds, warmupSeconds);
-    const busy = await readStatus(busyWarmup, Date.now() - (performance.now() - started) + (warmupSeconds - busyWarmup) * 1000);
+    const [busy, busyKoa] = await readStatusAndKoa(busyWarmup, Date.now() - (performance.now() - started) + (warmupSeconds - busyWarmup) * 1000);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endMs - (performance.now() - started)) + 100));
     await Promise.all(inFlight);
     for (const t of timers) clearTimeout(t);
@@ -179,10 +185,11 @@ export const fleetScenario: Scenario = {
       `batch p50 ${warm.p(50)} ms, p99 ${warm.p(99)} ms, ${warm.late} late, ${warm.failedText}`);
     ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(measured.sent)} batches in ${seconds} s, ${fmt(eventsPerSec)} events/s offered, ${fmt(measured.accepted)} of ${fmt(measured.offered)} accepted; ` +
       `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
-      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)})`);
+      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)}); ` +
+      `a bare Koa read beside them (${koaReadsPerSecond}/s): p99 ${busyKoa.p99Ms} ms, ${fmt(busyKoa.ok)} of ${fmt(busyKoa.due)} (idle: p99 ${idleKoa.p99Ms} ms)`);
     return [{
       cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop; measured ${seconds} s after a ${warmupSeconds} s warm-up)`,
-        `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–',
+        `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms}); bare Koa ${busyKoa.p99Ms} (idle ${idleKoa.p99Ms})`, '–',
         `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 (${fmt(statusReadsPerSecond)} reads/s) < ${targets.statusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
       pass,
     }];

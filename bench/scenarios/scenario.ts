@@ -17,6 +17,8 @@ export interface BenchContext {
   measure: (url: string, headers: Record<string, string>, options?: { paths?: string[]; connections?: number }) => Promise<Measurement>;
   /** Measures the bare Koa hello-world now; scenarios compare against runs next to their own. */
   measureKoa: () => Promise<Measurement>;
+  /** The bare Koa hello-world's URL, for scenarios that read it in their own way. */
+  koaUrl: string;
 }
 
 export interface ScenarioRow {
