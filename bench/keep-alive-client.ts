@@ -24,8 +24,8 @@ export function requestBytes(method: string, url: URL, headers: Record<string, s
 
 const headEnd = Buffer.from('\r\n\r\n');
 
-/** The answer in `bytes` when it is complete: how many bytes it took, or undefined while more must come. */
-function answerIn(bytes: Buffer): { answer: Answer; used: number; close: boolean } | undefined {
+/** The answer in `bytes` when it is complete (and whether the service closes the connection after it), or undefined while more must come. */
+function answerIn(bytes: Buffer): { answer: Answer; close: boolean } | undefined {
   const end = bytes.indexOf(headEnd);
   if (end < 0) return undefined;
   const [statusLine, ...lines] = bytes.toString('latin1', 0, end).split('\r\n');
@@ -38,7 +38,7 @@ function answerIn(bytes: Buffer): { answer: Answer; used: number; close: boolean
   const length = Number(headers['content-length'] ?? 0);
   if (bytes.length < end + 4 + length) return undefined;
   const answer = { status: Number(statusLine!.slice(9, 12)), headers, body: bytes.subarray(end + 4, end + 4 + length) };
-  return { answer, used: end + 4 + length, close: headers.connection?.toLowerCase() === 'close' };
+  return { answer, close: headers.connection?.toLowerCase() === 'close' };
 }
 
 interface Pending {
@@ -131,10 +131,24 @@ export class KeepAliveClient {
   request(bytes: Buffer): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const pending = { resolve, reject, sentAt: performance.now() };
-      const connection = this.#idle.pop() ?? (this.#open.size < this.options.maxConnections ? this.#connect() : undefined);
+      const connection = this.#idleConnection() ?? (this.#open.size < this.options.maxConnections ? this.#connect() : undefined);
       if (connection) connection.send(bytes, pending);
       else this.#waiting.push({ bytes, pending });
     });
+  }
+
+  /**
+   * The most recently used idle connection young enough to reuse: checked here too, not only by the
+   * sweep, whose timer a busy generator runs late (a batch sent on a connection idle for 5 s met
+   * the service closing it).
+   */
+  #idleConnection(): Connection | undefined {
+    const now = performance.now();
+    for (let c = this.#idle.pop(); c; c = this.#idle.pop()) {
+      if (now - c.idleSince <= this.options.idleMs) return c;
+      c.fail(new Error('idle'));
+    }
+    return undefined;
   }
 
   /** A connection free again takes the first waiting request, or waits for the next. */

@@ -90,6 +90,22 @@ test('an answer is read whatever the chunks it arrives in; the next one on the c
   t.pass();
 });
 
+test('a connection idle longer than idleMs is not used again, even before the sweep closes it', async (t) => {
+  const server = echoServer();
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
+  const origin = await listening(t, server);
+  const client = new KeepAliveClient(origin, { idleMs: 50, timeoutMs: 30_000, maxConnections: 8 });
+  t.teardown(() => client.close());
+  const get = requestBytes('GET', client.url('/'), {});
+  await client.request(get);
+  await client.request(get);
+  t.is(connections, 1);
+  await new Promise((resolve) => setTimeout(resolve, 120)); // the sweep runs every 500 ms
+  t.is((await client.request(get)).status, 200);
+  t.is(connections, 2);
+});
+
 test('a connection the service closes after its answer is not used again', async (t) => {
   const server = http.createServer((_req, res) => {
     res.setHeader('connection', 'close');
