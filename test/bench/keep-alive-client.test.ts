@@ -14,6 +14,15 @@ async function listening<S extends net.Server>(t: { teardown: (f: () => void) =>
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A client of the server (listening on a free port), and how many connections the server has accepted. */
+async function clientOf(t: { teardown: (f: () => void) => void }, server: net.Server, options?: KeepAliveClient['options']) {
+  let accepted = 0;
+  server.on('connection', () => (accepted += 1));
+  const client = new KeepAliveClient(await listening(t, server), options);
+  t.teardown(() => client.close());
+  return { client, connections: () => accepted };
+}
+
 function echoServer(): http.Server {
   return http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,9 +40,7 @@ function echoServer(): http.Server {
 }
 
 test('a request is written as prepared and its answer read whole: status, headers in lower case, body', async (t) => {
-  const origin = await listening(t, echoServer());
-  const client = new KeepAliveClient(origin);
-  t.teardown(() => client.close());
+  const { client } = await clientOf(t, echoServer());
   const body = Buffer.from(JSON.stringify({ events: ['é', 'x'.repeat(300_000)] })); // larger than a socket read
   const answer = await client.request(requestBytes('POST', client.url('/api/a?b=1'), { authorization: 'Bearer k', 'content-type': 'application/json' }, body));
   t.is(answer.status, 201);
@@ -48,18 +55,13 @@ test('a request is written as prepared and its answer read whole: status, header
 });
 
 test('requests one after another reuse one connection; at once, each has its own up to maxConnections', async (t) => {
-  const server = echoServer();
-  let connections = 0;
-  server.on('connection', () => (connections += 1));
-  const origin = await listening(t, server);
-  const client = new KeepAliveClient(origin, { idleMs: 4000, timeoutMs: 30_000, maxConnections: 3 });
-  t.teardown(() => client.close());
+  const { client, connections } = await clientOf(t, echoServer(), { idleMs: 4000, timeoutMs: 30_000, maxConnections: 3 });
   const get = requestBytes('GET', client.url('/'), {});
   for (let i = 0; i < 5; i++) t.is((await client.request(get)).status, 200);
-  t.is(connections, 1);
+  t.is(connections(), 1);
   const answers = await Promise.all(Array.from({ length: 10 }, () => client.request(get)));
   t.deepEqual(answers.map((a) => a.status), Array(10).fill(200));
-  t.is(connections, 3);
+  t.is(connections(), 3);
 });
 
 test('an answer is read whatever the chunks it arrives in; the next one on the connection too', async (t) => {
@@ -91,19 +93,14 @@ test('an answer is read whatever the chunks it arrives in; the next one on the c
 });
 
 test('a connection idle longer than idleMs is not used again, even before the sweep closes it', async (t) => {
-  const server = echoServer();
-  let connections = 0;
-  server.on('connection', () => (connections += 1));
-  const origin = await listening(t, server);
-  const client = new KeepAliveClient(origin, { idleMs: 50, timeoutMs: 30_000, maxConnections: 8 });
-  t.teardown(() => client.close());
+  const { client, connections } = await clientOf(t, echoServer(), { idleMs: 50, timeoutMs: 30_000, maxConnections: 8 });
   const get = requestBytes('GET', client.url('/'), {});
   await client.request(get);
   await client.request(get);
-  t.is(connections, 1);
+  t.is(connections(), 1);
   await new Promise((resolve) => setTimeout(resolve, 120)); // the sweep runs every 500 ms
   t.is((await client.request(get)).status, 200);
-  t.is(connections, 2);
+  t.is(connections(), 2);
 });
 
 test('a connection the service closes after its answer is not used again', async (t) => {
@@ -111,15 +108,11 @@ test('a connection the service closes after its answer is not used again', async
     res.setHeader('connection', 'close');
     res.end('bye');
   });
-  let connections = 0;
-  server.on('connection', () => (connections += 1));
-  const origin = await listening(t, server);
-  const client = new KeepAliveClient(origin);
-  t.teardown(() => client.close());
+  const { client, connections } = await clientOf(t, server);
   const get = requestBytes('GET', client.url('/'), {});
   t.is((await client.request(get)).body.toString(), 'bye');
   t.is((await client.request(get)).body.toString(), 'bye');
-  t.is(connections, 2);
+  t.is(connections(), 2);
 });
 
 test('a refused connection, a connection dropped mid-answer and an unanswered request fail; the client goes on', async (t) => {
@@ -134,9 +127,7 @@ test('a refused connection, a connection dropped mid-answer and an unanswered re
       if (mode === 'answer') socket.write('HTTP/1.1 204 No Content\r\n\r\n');
     });
   });
-  const origin = await listening(t, server);
-  const client = new KeepAliveClient(origin, { idleMs: 4000, timeoutMs: 600, maxConnections: 8 });
-  t.teardown(() => client.close());
+  const { client } = await clientOf(t, server, { idleMs: 4000, timeoutMs: 600, maxConnections: 8 });
   const get = requestBytes('GET', client.url('/'), {});
   await t.throwsAsync(client.request(get), { message: 'ECONNRESET' });
   mode = 'silent';
@@ -150,8 +141,6 @@ test('a chunked answer is refused, not misread', async (t) => {
     res.write('part');
     res.end();
   });
-  const origin = await listening(t, server);
-  const client = new KeepAliveClient(origin);
-  t.teardown(() => client.close());
+  const { client } = await clientOf(t, server);
   await t.throwsAsync(client.request(requestBytes('GET', client.url('/'), {})), { message: /known length only \(chunked\)/ });
 });
