@@ -6,7 +6,7 @@
 // second of the Koa hello-world, on the twelfth machine), which the service's figures paid for.
 import net from 'node:net';
 
-export interface Answer {
+export interface RawAnswer {
   status: number;
   /** Header names in lower case; a repeated header keeps its last value. */
   headers: Record<string, string>;
@@ -25,7 +25,7 @@ export function requestBytes(method: string, url: URL, headers: Record<string, s
 const headEnd = Buffer.from('\r\n\r\n');
 
 /** The answer in `bytes` when it is complete (and whether the service closes the connection after it), or undefined while more must come. */
-function answerIn(bytes: Buffer): { answer: Answer; close: boolean } | undefined {
+function answerIn(bytes: Buffer): { answer: RawAnswer; close: boolean } | undefined {
   const end = bytes.indexOf(headEnd);
   if (end < 0) return undefined;
   const [statusLine, ...lines] = bytes.toString('latin1', 0, end).split('\r\n');
@@ -42,7 +42,7 @@ function answerIn(bytes: Buffer): { answer: Answer; close: boolean } | undefined
 }
 
 interface Pending {
-  resolve: (answer: Answer) => void;
+  resolve: (answer: RawAnswer) => void;
   reject: (err: Error) => void;
   sentAt: number;
 }
@@ -128,7 +128,7 @@ export class KeepAliveClient {
     return new URL(path, this.#url);
   }
 
-  request(bytes: Buffer): Promise<Answer> {
+  request(bytes: Buffer): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       const pending = { resolve, reject, sentAt: performance.now() };
       const connection = this.#idleConnection() ?? (this.#open.size < this.options.maxConnections ? this.#connect() : undefined);
