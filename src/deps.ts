@@ -18,6 +18,7 @@ import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './oper
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
 import { LocalScores } from './trust/local-scores.ts';
+import type { ServerReads } from './stats/server-reads.ts';
 
 export interface Deps {
   config: Config;
@@ -36,7 +37,7 @@ export interface Deps {
      * serverId -> what the Data API read of that server from Redis (its parsed status record,
      * rendered pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
      */
-    serverReads: LRUCache<string, Map<string, object | string>>;
+    serverReads: LRUCache<string, ServerReads>;
     /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
     mergeChecked: LRUCache<string, true>;
     /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */

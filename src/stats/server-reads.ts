@@ -4,21 +4,41 @@
 import type { Deps } from '../deps.ts';
 import { maxStoredPages } from './stats.store.ts';
 
-/** The cached value of `field`, else what `load` finds (kept unless null). Values are shared: never mutate them. */
-export async function readThrough<T extends object | string>(deps: Deps, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
-  let reads = deps.caches.serverReads.get(serverId);
-  const hit = reads?.get(field);
-  if (hit !== undefined) return hit as T;
-  const value = await load();
-  if (value !== null) {
-    if (!reads) deps.caches.serverReads.set(serverId, (reads = new Map()));
-    // Bounded like the Redis page hash: a client walking through offsets must not grow it.
-    if (reads.size <= maxStoredPages) reads.set(field, value);
-  }
-  return value;
+type Read = object | string;
+
+/** What this process holds of one server's reads: the values, and the loads under way, one a field. */
+export class ServerReads {
+  readonly values = new Map<string, Read>();
+  readonly loading = new Map<string, Promise<Read | null>>();
 }
 
-export const dropServerReads = (deps: Deps, serverId: string) => deps.caches.serverReads.delete(serverId);
+/** What these functions use of the service's dependencies. */
+type Caches = { caches: Pick<Deps['caches'], 'serverReads'> };
+
+/**
+ * The cached value of `field`, else what `load` finds (kept unless null). Reads that miss while a
+ * load of the field is under way wait for it instead of loading again (a page cache expiring under
+ * a thousand reads a second sent each of them to Redis). A load that a drop of the server overtook
+ * keeps nothing: reads after the drop load anew. Values are shared: never mutate them.
+ */
+export function readThrough<T extends Read>(deps: Caches, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
+  let reads = deps.caches.serverReads.get(serverId);
+  const hit = reads?.values.get(field);
+  if (hit !== undefined) return Promise.resolve(hit as T);
+  if (!reads) deps.caches.serverReads.set(serverId, (reads = new ServerReads()));
+  const underWay = reads.loading.get(field);
+  if (underWay) return underWay as Promise<T | null>;
+  const entry = reads;
+  const loaded = load().then((value) => {
+    // Bounded like the Redis page hash: a client walking through offsets must not grow it.
+    if (value !== null && entry.values.size <= maxStoredPages) entry.values.set(field, value);
+    return value;
+  }).finally(() => entry.loading.delete(field));
+  entry.loading.set(field, loaded);
+  return loaded;
+}
+
+export const dropServerReads = (deps: Caches, serverId: string) => deps.caches.serverReads.delete(serverId);
 
 /** Forgets one cached read of a server (a value that has expired by its own rule). */
-export const forgetServerRead = (deps: Deps, serverId: string, field: string) => deps.caches.serverReads.get(serverId)?.delete(field);
+export const forgetServerRead = (deps: Caches, serverId: string, field: string) => deps.caches.serverReads.get(serverId)?.values.delete(field);

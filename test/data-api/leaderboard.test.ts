@@ -253,7 +253,7 @@ test('the page cache is bounded: distinct offsets and limits keep at most maxSto
   t.true(await env.deps.redis.pttl(k.pages) <= firstTtl, 'the expiry set on creation is not extended');
   const local = env.deps.caches.serverReads.get(a.serverId);
   t.truthy(local, 'the in-process copy is there');
-  t.true(local!.size <= maxStoredPages + 1, 'the in-process copy is bounded too');
+  t.true(local!.values.size <= maxStoredPages + 1, 'the in-process copy is bounded too');
   // Pages past the cap are still served correctly.
   t.deepEqual((await board(t, a, '?offset=0&limit=25')).players.map((p) => p.platformId), [player(1).platformId, player(2).platformId]);
 });
