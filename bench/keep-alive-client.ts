@@ -112,6 +112,7 @@ export class KeepAliveClient {
   /** Requests waiting for a connection while maxConnections are busy, in the order they came. */
   readonly #waiting: { bytes: Buffer; pending: Pending }[] = [];
   readonly #sweep: NodeJS.Timeout;
+  #closed = false;
 
   /**
    * idleMs: an idle connection is closed this long after its last answer, before the service
@@ -130,6 +131,7 @@ export class KeepAliveClient {
 
   request(bytes: Buffer): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
+      if (this.#closed) throw new Error('client closed');
       const pending = { resolve, reject, sentAt: performance.now() };
       const connection = this.#idleConnection() ?? (this.#open.size < this.options.maxConnections ? this.#connect() : undefined);
       if (connection) connection.send(bytes, pending);
@@ -158,8 +160,11 @@ export class KeepAliveClient {
     else this.#idle.push(c);
   }
 
+  /** Fails what is under way or waiting; nothing is sent after. */
   close(): void {
+    this.#closed = true;
     clearInterval(this.#sweep);
+    for (const { pending } of this.#waiting.splice(0)) pending.reject(new Error('client closed'));
     for (const c of this.#open) c.fail(new Error('client closed'));
   }
 
@@ -168,7 +173,7 @@ export class KeepAliveClient {
       this.#open.delete(c);
       const at = this.#idle.indexOf(c);
       if (at >= 0) this.#idle.splice(at, 1);
-      const next = this.#waiting.shift();
+      const next = this.#closed ? undefined : this.#waiting.shift();
       if (next) this.#connect().send(next.bytes, next.pending);
     });
     this.#open.add(connection);

@@ -144,3 +144,18 @@ test('a chunked answer is refused, not misread', async (t) => {
   const { client } = await clientOf(t, server);
   await t.throwsAsync(client.request(requestBytes('GET', client.url('/'), {})), { message: /known length only \(chunked\)/ });
 });
+
+test('closing the client fails what is under way and what waits for a connection, and opens none', async (t) => {
+  const server = net.createServer(() => undefined); // never answers
+  const { client, connections } = await clientOf(t, server, { idleMs: 4000, timeoutMs: 30_000, maxConnections: 1 });
+  const get = requestBytes('GET', client.url('/'), {});
+  const underWay = client.request(get);
+  const waiting = client.request(get);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  client.close();
+  await t.throwsAsync(underWay, { message: 'client closed' });
+  await t.throwsAsync(waiting, { message: 'client closed' });
+  await t.throwsAsync(client.request(get), { message: 'client closed' });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is(connections(), 1);
+});
