@@ -1,7 +1,7 @@
 // Group calls: the common batches of several servers applied in one call leave the stores as each
 // batch's transaction would; a batch whose rows changed is refused alone; a repeated id sends each
 // batch on its own; a server's batches never share a call, and only those that read no rows go
-// while another of its calls is under way.
+// while another of its calls is under way; a group's batches go on each in a turn of the event loop.
 import test from 'ava';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
@@ -170,6 +170,26 @@ test('a server\'s batches never share a call, nor go while one of them that read
   t.like(results[0], { server: { version: 2 } });
   t.is(results[1], undefined, 'the second of a read the row before the first wrote it: refused, as it would be alone');
   t.like(results[2], { server: { id: b.serverId, version: 1 } });
+});
+
+test('a group\'s batches go on each in a turn of the event loop of its own, so requests waiting behind them are not held for the whole group', async (t) => {
+  const servers = [await tenant(env.deps), await tenant(env.deps), await tenant(env.deps), await tenant(env.deps)];
+  const { deps, calls } = recorded();
+  const groups = new OneCallGroups(deps, after(20));
+  let turn = 0;
+  let counting = true;
+  const count = () => {
+    turn += 1;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  const turns = await Promise.all(servers.map((s) => groups.apply(s.serverId, killBatch([randomUUID()], null)).then((applied) => {
+    t.like(applied, { server: { id: s.serverId, version: 1 } });
+    return turn;
+  })));
+  counting = false;
+  t.deepEqual(calls.map((c) => c.servers.length), [4], 'one call carried the four');
+  t.is(new Set(turns).size, 4, `each settled in a turn of its own (turns ${turns.join(', ')})`);
 });
 
 /** A batch of kills only: it reads no rows (no present players), its counters are added to what is stored. */
