@@ -19,6 +19,7 @@ import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
 import { LocalScores } from './trust/local-scores.ts';
 import type { ServerReads } from './stats/server-reads.ts';
+import { RateLeases } from './http/rate-leases.ts';
 
 export interface Deps {
   config: Config;
@@ -46,6 +47,8 @@ export interface Deps {
     trustScores: LocalScores;
     /** The present players' rows this process's last one-call batch of their server wrote. */
     presentTotals: PresentTotals;
+    /** The Data API keys' rate-limit tokens this process holds (src/http/rate-leases.ts). */
+    rateLeases: RateLeases;
   };
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
@@ -69,6 +72,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       playersStored: new StoredPlayers(),
       trustScores: new LocalScores(config.authCacheMs),
       presentTotals: new PresentTotals(),
+      rateLeases: new RateLeases(),
     },
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],

@@ -5,7 +5,8 @@ import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { bearerToken } from '../http/credentials.ts';
-import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
+import { rateLimitHeaders } from '../http/rate-limit.ts';
+import { takeLeasedToken } from '../http/rate-leases.ts';
 import { isUuid } from '../http/uuid.ts';
 import { resolveApiKey } from '../accounts/api-key.ts';
 import type { ApiKeyIdentity, ApiKeyTier } from '../accounts/api-key.ts';
@@ -32,7 +33,7 @@ export function dataApiAccess(deps: Deps): Middleware<AppState> {
     if (!raw) throw new ApiError('UNAUTHORIZED', 'an API key is required (Authorization: Bearer or X-Service-Api-Key)');
     const key = await resolveApiKey(deps, raw);
     if (!key) throw new ApiError('UNAUTHORIZED', 'unknown or revoked API key');
-    const decision = await takeRateToken(deps, 'data', key.id, rates[key.tier]);
+    const decision = await takeLeasedToken(deps, 'data', key.id, rates[key.tier]);
     ctx.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
       throw new ApiError('RATE_LIMITED', 'per-minute request rate exceeded', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
