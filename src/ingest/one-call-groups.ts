@@ -14,10 +14,12 @@ import type { AppliedBatch, OneCallBatch } from './ingest.repo.ts';
 import { applyBatchesInOneCall, needsOwnCall } from './one-call-group.repo.ts';
 import type { DbSlot } from './ingest.ts';
 
+type Applied = AppliedBatch | undefined;
+
 interface Waiting {
   serverId: string;
   batch: OneCallBatch;
-  resolve: (applied: AppliedBatch | undefined) => void;
+  resolve: (applied: Applied) => void;
   reject: (err: unknown) => void;
 }
 
@@ -36,7 +38,7 @@ export class OneCallGroups {
   constructor(private readonly deps: Deps, private readonly connection: DbSlot) {}
 
   /** As applyBatchInOneCall: the batch applied, or undefined when its rows changed since read or it needs the transactional path. */
-  apply(serverId: string, batch: OneCallBatch): Promise<AppliedBatch | undefined> {
+  apply(serverId: string, batch: OneCallBatch): Promise<Applied> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ serverId, batch, resolve, reject });
       this.next();
@@ -47,13 +49,18 @@ export class OneCallGroups {
     while (this.calls < callsAtOnce && this.waiting.some((w) => this.mayGo(w))) {
       this.calls += 1;
       let group: Waiting[] = [];
+      let applied: Applied[] | undefined;
       // The group is taken once the connection is held: batches that come while it waits for one go too.
       void this.connection(async () => {
         group = this.takeGroup();
         for (const w of group) this.inCall.set(w.serverId, (this.inCall.get(w.serverId) ?? 0) + 1);
-        if (group.length > 0) await this.call(group);
-      }).finally(() => {
+        if (group.length > 0) applied = await this.call(group);
+      }).finally(async () => {
+        // The call's slot and connection are free before its batches go on: the next call need not
+        // wait for them. Their servers stay in the call until each has gone on.
         this.calls -= 1;
+        this.next();
+        if (applied) await goOnInTurns(group, applied);
         for (const w of group) {
           const left = this.inCall.get(w.serverId)! - 1;
           if (left === 0) this.inCall.delete(w.serverId);
@@ -86,23 +93,31 @@ export class OneCallGroups {
     return !this.inCall.has(w.serverId) || w.batch.expected.ids.length === 0;
   }
 
-  /** Settles every batch of the group; never rejects. */
-  private async call(group: Waiting[]): Promise<void> {
+  /** The group call's results, to be settled by the caller; or undefined when every batch of the group is settled. Never rejects. */
+  private async call(group: Waiting[]): Promise<Applied[] | undefined> {
     const alone = (w: Waiting) => applyBatchInOneCall(this.deps.db, w.serverId, w.batch, this.deps.caches.playersStored).then(w.resolve, w.reject);
-    if (group.length === 1) return alone(group[0]!);
-    const applied = await applyBatchesInOneCall(this.deps.db, group, this.deps.caches.playersStored).catch(async (err: unknown) => {
+    if (group.length === 1) {
+      await alone(group[0]!);
+      return undefined;
+    }
+    return applyBatchesInOneCall(this.deps.db, group, this.deps.caches.playersStored).catch(async (err: unknown) => {
       // The call stored nothing. A repeated event id or a taken kill timestamp is one batch's
       // (a deadlock, the call's): each batch goes on its own, and only that one needs more.
       if (!needsOwnCall(err)) for (const w of group) w.reject(err);
       else for (const w of group) await alone(w);
+      return undefined;
     });
-    if (!applied) return;
-    // Each batch goes on (its Redis writes, its answer) in a turn of the event loop of its own:
-    // settled at once, they ran back to back and held the requests waiting behind them (in a fleet
-    // on a slow machine, for up to 30 ms).
-    for (const [i, w] of group.entries()) {
-      if (i > 0) await nextTurn();
-      w.resolve(applied[i]);
-    }
+  }
+}
+
+/**
+ * Each batch goes on (its Redis writes, its answer) in a turn of the event loop of its own:
+ * settled at once, they ran back to back and held the requests waiting behind them (in a fleet on
+ * a slow machine, for up to 30 ms).
+ */
+async function goOnInTurns(group: Waiting[], applied: Applied[]): Promise<void> {
+  for (const [i, w] of group.entries()) {
+    if (i > 0) await nextTurn();
+    w.resolve(applied[i]);
   }
 }
