@@ -1,4 +1,4 @@
-// The sliding-window rate limit taken in leases (sliding-window-lease.lua): a process reserves
+// The sliding-window rate limit taken in leases (sliding-window.lua): a process reserves
 // several requests' tokens of a key in one Redis call and spends them without a round trip each.
 // It never admits more than the exact limiter (rate-limit.ts) would: tokens are counted in Redis
 // when reserved. In one process its decisions and headers are the exact limiter's; across
@@ -67,7 +67,7 @@ async function renew(deps: LeaseDeps, scope: string, id: string, name: string, o
   const lease: Lease = { slot, tokens: 0, current: 0, previous: 0, size, pending: new Promise<void>((resolve) => (settle = resolve)) };
   deps.caches.rateLeases.held.set(name, lease);
   try {
-    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindowLease(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed, size, giveBack)) as [number, number, number, number];
+    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed, size, giveBack)) as [number, number, number, number];
     Object.assign(lease, { tokens: granted, current, previous });
     if (granted === 0) return { allowed: false, limit, remaining: 0, resetMs: windowMs - elapsed, retryAfterMs };
     return spend(lease, limit, windowMs, now);

@@ -20,8 +20,11 @@ export async function takeRateToken(deps: Pick<Deps, 'redis' | 'clock' | 'log'>,
   const elapsed = now - slot * windowMs;
   const resetMs = windowMs - elapsed;
   try {
-    const [allowed, remaining, retryAfterMs] = (await deps.redis.slidingWindow(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed)) as [number, number, number];
-    return { allowed: allowed === 1, limit, remaining, resetMs, retryAfterMs };
+    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed, 1, 0)) as [number, number, number, number];
+    if (granted === 0) return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs };
+    // What the window held before this request, as the script weighed it.
+    const used = (previous * (windowMs - elapsed)) / windowMs + (current - 1);
+    return { allowed: true, limit, remaining: Math.floor(limit - used - 1), resetMs, retryAfterMs: 0 };
   } catch (err) {
     deps.log.warn({ err, scope }, 'rate limiter unavailable, request let through');
     return { allowed: true, limit, remaining: limit, resetMs, retryAfterMs: 0 };

@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 
 const scripts = {
   slidingWindow: { file: '../http/sliding-window.lua', keys: 2 },
-  slidingWindowLease: { file: '../http/sliding-window-lease.lua', keys: 2 },
   applyServerState: { file: '../stats/apply-server-state.lua', keys: 9 },
   leaderboardSlice: { file: '../stats/leaderboard-slice.lua', keys: 4 },
   storePage: { file: '../stats/store-page.lua', keys: 2 },

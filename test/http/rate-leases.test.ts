@@ -22,17 +22,17 @@ test.after.always(async () => {
 const minute = 60_000;
 const windowStart = () => Math.ceil(env.clock.now() / minute) * minute;
 
-type LeaseCall = Deps['redis']['slidingWindowLease'];
-const leaseCall: LeaseCall = (...args) => env.deps.redis.slidingWindowLease(...args);
+type LeaseCall = Deps['redis']['slidingWindow'];
+const leaseCall: LeaseCall = (...args) => env.deps.redis.slidingWindow(...args);
 
 /** A process of its own: its own leases, the shared Redis (its lease calls through `call`), and a count of its Redis calls. */
 function aProcess(call = leaseCall) {
   const counted = { calls: 0 };
-  const slidingWindowLease: LeaseCall = (...args) => {
+  const slidingWindow: LeaseCall = (...args) => {
     counted.calls += 1;
     return call(...args);
   };
-  const redis = Object.assign(Object.create(env.deps.redis) as Deps['redis'], { slidingWindowLease });
+  const redis = Object.assign(Object.create(env.deps.redis) as Deps['redis'], { slidingWindow });
   const deps = { redis, clock: env.clock, log: env.deps.log, caches: { rateLeases: new RateLeases() } };
   return { deps, counted };
 }
