@@ -1,31 +1,36 @@
 // What this process knows the players table holds of each player, so ingestion leaves a row alone
 // that already says as much (src/ingest/ingest.repo.ts, upsertPlayers). A fleet keeps ~150,000
-// players here; each is held as one text, not as an object with boxed timestamps: every full
-// collection of the heap marks what is held, and four objects a player were most of its work.
-import { LRUCache } from 'lru-cache';
-import { flatText } from '../store/flat-text.ts';
+// players here, rewritten at every batch they are in: each is held in place in an LruSlab
+// (src/store/lru-slab.ts), so a write allocates nothing that lives.
+import { LruSlab } from '../store/lru-slab.ts';
 
 /** What is known to be stored of a player at least: the name, a first seen no later, a last seen no earlier. */
 export interface StoredPlayer { name: string; firstMs: number; lastMs: number }
 
-type Held = [name: string, firstMs: number, lastMs: number];
+const first = 0;
+const last = 1;
+const name = 0;
 
 export class StoredPlayers {
-  readonly #players = new LRUCache<string, string>({ max: 200_000, ttl: 60_000 });
+  readonly #players = new LruSlab({ numbers: 2, texts: 1, max: 200_000, ttlMs: 60_000 });
 
   get(platformId: string): StoredPlayer | undefined {
-    const held = this.#players.get(platformId);
-    if (held === undefined) return undefined;
-    const [name, firstMs, lastMs] = JSON.parse(held) as Held;
-    return { name, firstMs, lastMs };
+    const players = this.#players;
+    const slot = players.find(platformId);
+    if (slot === undefined) return undefined;
+    return { name: players.text(slot, name)!, firstMs: players.number(slot, first)!, lastMs: players.number(slot, last)! };
   }
 
-  set(platformId: string, { name, firstMs, lastMs }: StoredPlayer): void {
-    this.#players.set(platformId, flatText(JSON.stringify([name, firstMs, lastMs] satisfies Held)));
+  set(platformId: string, player: StoredPlayer): void {
+    const players = this.#players;
+    const slot = players.hold(platformId);
+    players.setText(slot, name, player.name);
+    players.setNumber(slot, first, player.firstMs);
+    players.setNumber(slot, last, player.lastMs);
   }
 
   /** The rows an ingest call stored, as it returns them: a JSON array of [platformId, name, firstMs, lastMs]. */
   setAll(json: string): void {
-    for (const [id, ...held] of JSON.parse(json) as [string, ...Held][]) this.#players.set(id, flatText(JSON.stringify(held)));
+    for (const [id, name, firstMs, lastMs] of JSON.parse(json) as [string, string, number, number][]) this.set(id, { name, firstMs, lastMs });
   }
 }
