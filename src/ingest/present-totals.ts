@@ -18,8 +18,8 @@ export interface TaggedTotals {
   tag: string;
 }
 
-// Joined, not a template literal: V8 makes a join flat at once, and a template literal of this
-// length a tree of its parts (src/store/flat-text.ts), which a flattening leaves behind for some keys.
+// Joined, not a template literal: V8 builds a join as one flat string, a template literal this
+// long as a tree of its parts, and a held key is kept as it was made.
 const keyOf = (serverId: string, platformId: string) => [serverId, platformId].join('/');
 // A row's texts: the name (the tuple's first field) and the tag; its numbers: the tuple's others.
 const nameText = 0;
