@@ -29,7 +29,10 @@ import { isUuid } from './http/uuid.ts';
 import { bansRouter } from './bans/bans.route.ts';
 import { gameFilesRouter } from './game-files/files.route.ts';
 import { queueRouter } from './queue/queue.route.ts';
-import { serverControlRouter } from './servers/control.route.ts';
+import { agentCommandsRouter } from './commands/agent.route.ts';
+import { commandsRouter } from './commands/commands.route.ts';
+import { restartScheduleRouter } from './commands/restart-schedule.route.ts';
+import { activeBansRouter } from './bans/active-bans.route.ts';
 import { chatActionRouter } from './chat/chat.route.ts';
 import { chatUserRolesRouter } from './chat/user-roles.route.ts';
 import { trustPoolRouter } from './trust/pool.route.ts';
@@ -45,10 +48,12 @@ import { dashboard } from './dashboard/serve.ts';
 // the handler without the guard; the limits and CSRF exemptions also compare exact paths.
 export const routersOf = (deps: Deps) => [
   healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
+  // Before the session routers under /api/servers: /commands/next is no :commandId of theirs.
+  agentCommandsRouter(deps), activeBansRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
   operatorRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
   chatActionRouter(deps), chatUserRolesRouter(deps),
-  bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), serverControlRouter(deps),
+  bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), commandsRouter(deps), restartScheduleRouter(deps),
   trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),
 ].map(normaliseIdParams);
 

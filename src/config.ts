@@ -49,10 +49,6 @@ export interface Config {
     /** Folder of the per-account roles files (<accountId>.json). */
     rolesDir: string;
   };
-  /** A server's restart command is killed after this long. */
-  restartTimeoutMs: number;
-  /** How long POST /api/servers/:id/start|restart waits for the worker before answering 202. */
-  restartWaitMs: number;
   /** RSA private keys (PEM) of trust proofs, newest first: the first signs, all are published. */
   trustSigningKeys: string[];
   /** `iss` of trust proofs. */
@@ -101,8 +97,6 @@ const envSchema = {
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
     PAGE_CACHE_MS: int(1000, 1, 60_000),
-    RESTART_TIMEOUT_MS: int(120_000, 100, 150_000),
-    RESTART_WAIT_MS: int(15_000, 0, 120_000),
     CHAT_SIGNING_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
     CHAT_REQUIRE_SIGNATURE: { type: 'boolean', default: false },
     CHAT_ROLES_DIR: { type: 'string', minLength: 1, default: 'data/chat-roles' },
@@ -181,8 +175,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedProxies,
     controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
     mapTilesDir: v.MAP_TILES_DIR as string,
-    restartTimeoutMs: v.RESTART_TIMEOUT_MS as number,
-    restartWaitMs: v.RESTART_WAIT_MS as number,
     trustSigningKeys: trustKeys.keys,
     trustIssuer: v.TRUST_ISSUER as string,
     chat: {

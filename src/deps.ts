@@ -20,6 +20,7 @@ import { followChannels } from './store/subscriber.ts';
 import { LocalScores } from './trust/local-scores.ts';
 import type { ServerReads } from './stats/server-reads.ts';
 import { RateLeases } from './http/rate-leases.ts';
+import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-waits.ts';
 
 export interface Deps {
   config: Config;
@@ -50,6 +51,8 @@ export interface Deps {
     /** The Data API keys' rate-limit tokens this process holds (src/http/rate-leases.ts). */
     rateLeases: RateLeases;
   };
+  /** The agents' long polls waiting in this process (src/commands/agent-waits.ts). */
+  agentWaits: AgentWaits;
   /** Settings an operator can change while the service runs. */
   runtime: { dataApiEnabled: boolean };
   /** What connectDeps started and closeDeps stops. */
@@ -74,6 +77,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       presentTotals: new PresentTotals(),
       rateLeases: new RateLeases(),
     },
+    agentWaits: new AgentWaits(),
     runtime: { dataApiEnabled: config.dataApiEnabled },
     closers: [],
   };
@@ -84,6 +88,7 @@ export async function connectDeps(deps: Deps): Promise<void> {
   deps.closers.push(await followChannels(deps, {
     [dataApiSwitchChannel(deps)]: (value) => onDataApiSwitch(deps, value),
     [invalidationChannel(deps)]: (message) => onInvalidation(deps, message),
+    [agentWakeChannel(deps)]: (message) => onAgentWake(deps, message),
   }));
   await loadDataApiSwitch(deps);
   deps.closers.push(refreshIngestTokenHashes(deps.caches.ingestTokens, deps.db, (err) => deps.log.warn({ err }, 'ingest token hashes not refreshed; they expire instead')));

@@ -9,6 +9,8 @@ import { keepEventClaims } from '../src/ingest/event-claims.ts';
 import { fileJobs } from '../src/game-files/file-jobs.ts';
 import { expireTrustEntries } from '../src/trust/expiry.ts';
 import { pruneMetricsSamples } from '../src/servers/metrics.ts';
+import { expireServerCommands } from '../src/commands/commands.ts';
+import { queueScheduledRestarts } from '../src/commands/restart-schedules.ts';
 
 interface Job {
   name: string;
@@ -36,10 +38,13 @@ export const jobs: Job[] = [
   { name: 'keep-event-claims', rule: '17 * * * *', lockMs: 10 * 60_000, run: keepEventClaims },
   // Status samples of the dashboard's chart, past their 30 days.
   { name: 'prune-metrics-samples', rule: '23 * * * *', lockMs: 10 * 60_000, run: pruneMetricsSamples },
-  // Game files (src/game-files/file-jobs.ts): start/restart commands, requested syncs, and every
-  // 60 s the expiry of bans and queue entries. The lock outlives the longest restart command
-  // (RESTART_TIMEOUT_MS is at most 150 s) yet frees the job soon after a worker dies holding it.
+  // Game files (src/game-files/file-jobs.ts): requested syncs, and every 60 s the expiry of bans
+  // and queue entries. The lock frees the job soon after a worker dies holding it.
   { name: 'game-files', rule: '* * * * * *', lockMs: 3 * 60_000, retries: 2, retryMs: 500, run: fileJobs() },
+  // Agent commands (src/commands/): untaken or unanswered ones expired, scheduled restarts queued
+  // from their warning time on.
+  { name: 'expire-server-commands', rule: '*/5 * * * * *', lockMs: 60_000, run: expireServerCommands },
+  { name: 'queue-scheduled-restarts', rule: '*/5 * * * * *', lockMs: 60_000, run: queueScheduledRestarts },
   { name: 'expire-trust-entries', rule: '*/30 * * * * *', lockMs: 5 * 60_000, run: expireTrustEntries },
 ];
 

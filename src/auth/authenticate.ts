@@ -61,3 +61,12 @@ export function requirePermission(permission: Permission): Middleware<AppState> 
     await next();
   };
 }
+
+/** 403 unless the role grants at least one of the permissions. */
+export function requireAnyPermission(...permissions: Permission[]): Middleware<AppState> {
+  return async (ctx, next) => {
+    const held = principalOf(ctx).permissions;
+    if (!permissions.some((p) => held.has(p))) throw new ApiError('FORBIDDEN', `your role lacks the permission ${permissions.join(' or ')}`);
+    await next();
+  };
+}

@@ -150,3 +150,23 @@ export async function liftBan(db: Queryable, accountId: string, banId: string, l
 export async function fillDayzIds(db: Queryable, steam64: string, dayzId: string): Promise<void> {
   await db.query('UPDATE bans SET dayz_id = $2 WHERE platform_id = $1 AND dayz_id IS NULL', [steam64, dayzId]);
 }
+
+export interface ActiveBanRow {
+  id: string;
+  platformId: string;
+  dayzId: string | null;
+  reason: string | null;
+  expiresAt: string | null;
+}
+
+/** A page of the account's bans in force at `nowIso`, in id order, after `afterId`. */
+export async function activeBansPage(db: Queryable, accountId: string, nowIso: string, afterId: string | null, limit: number): Promise<ActiveBanRow[]> {
+  const { rows } = await db.query<ActiveBanRow>({
+    name: 'active-bans-page',
+    text: `SELECT id, platform_id AS "platformId", dayz_id AS "dayzId", reason, expires_at AS "expiresAt" FROM bans
+           WHERE account_id = $1 AND lifted_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)
+             AND id > COALESCE($3::uuid, '00000000-0000-0000-0000-000000000000') ORDER BY id LIMIT $4`,
+    values: [accountId, nowIso, afterId, limit],
+  });
+  return rows;
+}

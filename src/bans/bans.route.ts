@@ -1,15 +1,13 @@
 // /api/bans: search and read (bans.manage, or servers.read: viewers read), create, change, lift
 // (DELETE) and import by shareable id (bans.manage).
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
-import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
-import type { Permission } from '../auth/permissions.ts';
+import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { findBan, searchBans } from './ban.repo.ts';
 import type { BanSearch } from './ban.repo.ts';
 import { BanConflict, banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
@@ -47,14 +45,6 @@ export async function conflictsAs409<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** 403 unless the role grants one of the permissions (reading: managers, or anyone who may read servers). */
-export function requireAnyPermission(...permissions: Permission[]): Middleware<AppState> {
-  return async (ctx, next) => {
-    const held = principalOf(ctx).permissions;
-    if (!permissions.some((p) => held.has(p))) throw new ApiError('FORBIDDEN', `your role lacks the permission ${permissions.join(' or ')}`);
-    await next();
-  };
-}
-
 export function bansRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/bans', sensitive: true });
   router.use(authenticate(deps));

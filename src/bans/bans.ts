@@ -10,6 +10,9 @@ import { dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 import { existingPlayers, resolveAliases } from '../identities/identity.repo.ts';
 import { mergeIntoSteam64 } from '../identities/merge.ts';
 import { requestAccountSync } from '../game-files/sync-requests.ts';
+import { queueBanKicks } from '../commands/commands.ts';
+import { wakeAgents } from '../commands/agent-waits.ts';
+import type { RequestedBy } from '../commands/command.ts';
 import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan, updateBan } from './ban.repo.ts';
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
 
@@ -62,7 +65,12 @@ interface PlacedBan {
   importedFrom?: string | null;
 }
 
-/** Inserts a ban unless the player already has one in force; audited; the account's files are asked to sync. */
+const requesterOf = (actor: Actor): RequestedBy => ({ type: actor.type === 'store' ? 'system' : actor.type, id: actor.id, name: actor.name });
+
+/**
+ * Inserts a ban unless the player already has one in force; audited; the account's files are asked
+ * to sync and its servers' agents to kick the player.
+ */
 async function placeBan(deps: Deps, accountId: string, ban: PlacedBan, actor: Actor, action: string): Promise<BanRecord> {
   const nowIso = iso(deps.clock.now());
   const platformId = await canonicalPlatformId(deps.db, ban.platformId);
@@ -75,12 +83,15 @@ async function placeBan(deps: Deps, accountId: string, ban: PlacedBan, actor: Ac
       platformId, dayzId: isSteam64(platformId) ? dayzIdOf(platformId) : null, playerName: ban.playerName ?? null, reason: ban.reason ?? null,
       source: ban.source, bannedAt: nowIso, expiresAt: ban.expiresAt, createdBy: { id: actor.id, name: actor.name }, importedFrom: ban.importedFrom ?? null,
     });
-    await audit(tx, accountId, nowIso, actor, action, id, { platformId, expiresAt: ban.expiresAt, ...(ban.importedFrom ? { importedFrom: ban.importedFrom } : {}) });
+    // Live enforcement: each server's agent kicks the player if present.
+    const kicked = await queueBanKicks(tx, accountId, platformId, ban.reason ?? null, requesterOf(actor), nowIso);
+    await audit(tx, accountId, nowIso, actor, action, id, { platformId, expiresAt: ban.expiresAt, kicksQueued: kicked.length, ...(ban.importedFrom ? { importedFrom: ban.importedFrom } : {}) });
     await requestAccountSync(tx, accountId, 'bans', nowIso);
-    return (await findBan(tx, accountId, id))!;
+    return { ban: (await findBan(tx, accountId, id))!, kicked };
   });
+  await wakeAgents(deps, record.kicked);
   if (isSteam64(platformId)) await mergeOrphanDayzId(deps, platformId, actor);
-  return record;
+  return record.ban;
 }
 
 /** The Steam64's DayZ ID, if still a player of its own, is merged into it (after the ban committed). */

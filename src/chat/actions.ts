@@ -11,7 +11,8 @@ import { actorOf, conflictsAs409 } from '../bans/bans.route.ts';
 import { canonicalPlatformId, createBan, removeBan } from '../bans/bans.ts';
 import { queuePlayer, removeQueueEntry } from '../queue/queue.ts';
 import { entriesOfPlayer } from '../queue/queue.repo.ts';
-import { commandFinished, requestServerCommand } from '../servers/control.ts';
+import { requestCommand } from '../commands/commands.ts';
+import { defaultRestartDelaySeconds } from '../commands/command.ts';
 import { trustLookup } from '../trust/lookup.ts';
 import { findTrustPlayer, linkChatUser } from '../trust/player.repo.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
@@ -141,9 +142,8 @@ export const chatActions: Record<string, ChatAction> = {
     permission: 'servers.control',
     needsServer: true,
     run: async ({ deps, ctx, serverId }) => {
-      const command = await requestServerCommand(deps, ctx, serverId, 'restart');
-      const text = !commandFinished(command) ? 'restart requested: the files are being synced, then the server restarts'
-        : command.status === 'done' ? `restarted (exit code ${command.exitCode ?? 0})` : `restart failed: ${command.error ?? `exit code ${command.exitCode}`}`;
+      const command = await requestCommand(deps, ctx, serverId, 'restart', { delaySeconds: defaultRestartDelaySeconds, message: null });
+      const text = `restart queued: the server's agent warns the players and restarts it ${defaultRestartDelaySeconds / 60} minutes after it takes the command`;
       return { text, commandId: command.id, status: command.status };
     },
   },

@@ -1,10 +1,8 @@
 // The worker's game-file work, run every second under one job lock (so two runs never write the
-// same file at once, on one worker or across replicas): start/restart commands first (an admin is
-// waiting for them), then the syncs the web process asked for, and every 60 s the expiry of bans
-// and queue entries. One job rather than three: jobs sharing a lock and firing in the same second
+// same file at once, on one worker or across replicas): the syncs the web process asked for, and
+// every 60 s the expiry of bans and queue entries. One job rather than three: jobs sharing a lock and firing in the same second
 // would starve each other.
 import type { Deps } from '../deps.ts';
-import { runServerCommands } from '../servers/command-job.ts';
 import { drainSyncRequests } from './sync-job.ts';
 import { expireGameFileEntries } from './expiry-job.ts';
 
@@ -13,7 +11,6 @@ export const expiryIntervalMs = 60_000;
 export function fileJobs(): (deps: Deps) => Promise<Record<string, unknown> | undefined> {
   let lastExpiryMs = Number.NEGATIVE_INFINITY;
   return async (deps) => {
-    const commands = await runServerCommands(deps);
     const syncs = await drainSyncRequests(deps);
     let expiry;
     if (deps.clock.now() - lastExpiryMs >= expiryIntervalMs) {
@@ -21,7 +18,7 @@ export function fileJobs(): (deps: Deps) => Promise<Record<string, unknown> | un
       // Set only after it succeeded: a failed expiry runs again at the next second.
       lastExpiryMs = deps.clock.now();
     }
-    if (!commands && !syncs && !expiry) return undefined;
-    return { ...(commands ? { commands } : {}), ...(syncs ? { synced: syncs.synced.length, failed: syncs.failed } : {}), ...(expiry ? { expiry } : {}) };
+    if (!syncs && !expiry) return undefined;
+    return { ...(syncs ? { synced: syncs.synced.length, failed: syncs.failed } : {}), ...(expiry ? { expiry } : {}) };
   };
 }

@@ -9,7 +9,8 @@ import { rateLimitIdentity } from './client.ts';
 import { rateLimitHeaders, retryAfterSeconds, takeRateToken } from './rate-limit.ts';
 import type { RateDecision } from './rate-limit.ts';
 
-const ingestTokenPath = /^\/api\/servers\/[^/]+\/(events|files\/[^/]+)$/;
+// What an agent calls with its ingest token: events, file pulls, its commands and the active bans.
+const ingestTokenPath = /^\/api\/servers\/[^/]+\/(events|files\/[^/]+|commands\/next|commands\/[^/]+\/result|bans\/active)$/;
 
 export function controllerPath(path: string): boolean {
   return path.startsWith('/api/') && !path.startsWith('/api/v1/') && !path.startsWith('/api/maps/tiles/') && !ingestTokenPath.test(path);

@@ -3,11 +3,8 @@ import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
-import { rateLimitHeaders, retryAfterSeconds, takeRateToken } from '../http/rate-limit.ts';
-import { chargeControllerLimits } from '../http/controller-limits.ts';
-import { bearerToken } from '../http/credentials.ts';
 import { jsonParser } from '../http/body.ts';
-import { verifyIngestToken } from './ingest-token.ts';
+import { admitIngestToken } from './ingest-admission.ts';
 import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
 import { OneCallGroups } from './one-call-groups.ts';
@@ -26,17 +23,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
 
   router.post('/api/servers/:serverId/events', async (ctx, next) => {
     const serverId = ctx.params.serverId!;
-    if (!(await verifyIngestToken(deps, serverId, bearerToken(ctx.get('authorization'))))) {
-      // Only calls made with an ingest token are exempt from the per-IP limits: guesses are counted.
-      if (deps.config.controllerRateLimit) await chargeControllerLimits(deps, ctx);
-      throw new ApiError('UNAUTHORIZED', 'missing or invalid ingest token');
-    }
-    const decision = await takeRateToken(deps, 'ingest', serverId, deps.config.rates.ingest);
-    ctx.set(rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      const retryAfter = retryAfterSeconds(decision);
-      throw new ApiError('RATE_LIMITED', 'ingest rate exceeded', { retryAfter }, { 'Retry-After': String(retryAfter) });
-    }
+    await admitIngestToken(deps, ctx, serverId);
     if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
     gate.refuseWhenFull(serverId, bodyBytesOf(ctx));
     await next();

@@ -11,14 +11,14 @@ import { openApiOperations } from './openapi.ts';
 import { banOperations } from '../bans/openapi.ts';
 import { gameFileOperations } from '../game-files/openapi.ts';
 import { queueOperations } from '../queue/openapi.ts';
-import { serverControlOperations } from '../servers/control.openapi.ts';
+import { commandOperations } from '../commands/openapi.ts';
 import { chatOperations } from '../chat/openapi.ts';
 import { trustPublicOperations } from '../trust/openapi.ts';
 import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
 
 export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
-  ...banOperations, ...gameFileOperations, ...queueOperations, ...serverControlOperations, ...serverViewOperations, ...trustPublicOperations,
+  ...banOperations, ...gameFileOperations, ...queueOperations, ...commandOperations, ...serverViewOperations, ...trustPublicOperations,
   ...storeWebhookOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));

@@ -4,18 +4,16 @@
 // the chart's range of stored status samples.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
-import type { AppContext, AppState } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
+import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
-import { isUuid } from '../http/uuid.ts';
-import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
+import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import type { LeaderboardSort } from '../stats/ranking.ts';
 import { pageCaps } from '../data-api/access.ts';
 import { onlinePage } from '../data-api/online.ts';
 import { leaderboardPage } from '../data-api/leaderboard.ts';
 import { killfeedPage } from '../data-api/killfeed.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
-import { liveServerOwner } from './server.ts';
+import { accountServerId } from './server-param.ts';
 import { metricsPage } from './metrics.ts';
 import type { MetricsQuery } from './metrics.ts';
 
@@ -26,47 +24,40 @@ const metricsQuery = queryParser<MetricsQuery>('query-server-metrics.json');
 /** The dashboard is a person reading a page: the standard tier's cap is plenty. */
 const cap = (limit: number) => Math.min(limit, pageCaps.standard);
 
-/** The path's server, if it is a live server of the signed-in user's account; otherwise a 404. */
-async function ownServerId(deps: Deps, ctx: AppContext): Promise<string> {
-  const id = ctx.params.id!;
-  if (!isUuid(id) || (await liveServerOwner(deps, id)) !== principalOf(ctx).accountId) throw notFound('server');
-  return id;
-}
-
 export function serverViewsRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps), requirePermission('servers.read'));
 
   router.get('/:id/players', async (ctx) => {
-    const serverId = await ownServerId(deps, ctx);
+    const serverId = await accountServerId(deps, ctx);
     ctx.type = 'application/json';
     ctx.body = await onlinePage(deps, serverId);
   });
 
   router.get('/:id/leaderboard', async (ctx) => {
     const query = leaderboardQuery(ctx.query);
-    const serverId = await ownServerId(deps, ctx);
+    const serverId = await accountServerId(deps, ctx);
     ctx.type = 'application/json';
     ctx.body = await leaderboardPage(deps, serverId, query.sort, query.offset, cap(query.limit));
   });
 
   router.get('/:id/kills', async (ctx) => {
     const query = killsQuery(ctx.query);
-    const serverId = await ownServerId(deps, ctx);
+    const serverId = await accountServerId(deps, ctx);
     ctx.type = 'application/json';
     ctx.body = await killfeedPage(deps, serverId, query.before, cap(query.limit));
   });
 
   router.get('/:id/bans', async (ctx) => {
     const query = bansQuery(ctx.query);
-    const serverId = await ownServerId(deps, ctx);
+    const serverId = await accountServerId(deps, ctx);
     const active = query.active === undefined ? null : query.active === 'true';
     ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) };
   });
 
   router.get('/:id/metrics', async (ctx) => {
     const query = metricsQuery(ctx.query);
-    ctx.body = await metricsPage(deps, await ownServerId(deps, ctx), query);
+    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query);
   });
 
   return router;

@@ -31,17 +31,16 @@ export interface NewServer {
   name: string;
   banFilePath?: string | null;
   priorityFilePath?: string | null;
-  restartCommand?: string | null;
 }
 
 export async function insertServer(db: Queryable, accountId: string, server: NewServer, tokenHash: Buffer): Promise<ServerRecord> {
   const { rows } = await db.query<ServerRecord>(
-    `INSERT INTO servers (id, account_id, name, ban_file_path, priority_file_path, restart_command, ingest_token_hash)
-     VALUES (coalesce($7::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6)
+    `INSERT INTO servers (id, account_id, name, ban_file_path, priority_file_path, ingest_token_hash)
+     VALUES (coalesce($6::uuid, gen_random_uuid()), $1, $2, $3, $4, $5)
      ON CONFLICT (id) DO UPDATE SET ingest_token_hash = excluded.ingest_token_hash, revoked_at = NULL
      WHERE servers.account_id = excluded.account_id
      RETURNING ${serverRecordColumns}`,
-    [accountId, server.name, server.banFilePath ?? null, server.priorityFilePath ?? null, server.restartCommand ?? null, tokenHash, server.id ?? null],
+    [accountId, server.name, server.banFilePath ?? null, server.priorityFilePath ?? null, tokenHash, server.id ?? null],
   );
   return rows[0]!;
 }
@@ -109,7 +108,6 @@ export interface ManagedServer {
   name: string;
   banFilePath: string | null;
   priorityFilePath: string | null;
-  restartCommand: string | null;
   createdAt: string;
   statusOnline: boolean;
   statusAt: string | null;
@@ -122,7 +120,7 @@ export interface ManagedServer {
 }
 
 const managedColumns = `id, name, ban_file_path AS "banFilePath", priority_file_path AS "priorityFilePath",
-  restart_command AS "restartCommand", created_at AS "createdAt", online AS "statusOnline", status_at AS "statusAt",
+  created_at AS "createdAt", online AS "statusOnline", status_at AS "statusAt",
   last_seen_at AS "lastSeenAt", map, players, fps, metrics_at AS "metricsAt"`;
 
 export async function listManagedServers(db: Queryable, accountId: string): Promise<ManagedServer[]> {
@@ -141,7 +139,7 @@ export async function findManagedServer(db: Queryable, accountId: string, server
   return rows[0];
 }
 
-export type ServerChange = Partial<Pick<ManagedServer, 'name' | 'banFilePath' | 'priorityFilePath' | 'restartCommand'>>;
+export type ServerChange = Partial<Pick<ManagedServer, 'name' | 'banFilePath' | 'priorityFilePath'>>;
 
 /** Changes the given fields (a field given as null is cleared). */
 export async function updateManagedServer(db: Queryable, accountId: string, serverId: string, change: ServerChange): Promise<ManagedServer | undefined> {
@@ -149,11 +147,10 @@ export async function updateManagedServer(db: Queryable, accountId: string, serv
     `UPDATE servers SET
        name = CASE WHEN $3 THEN $4 ELSE name END,
        ban_file_path = CASE WHEN $5 THEN $6 ELSE ban_file_path END,
-       priority_file_path = CASE WHEN $7 THEN $8 ELSE priority_file_path END,
-       restart_command = CASE WHEN $9 THEN $10 ELSE restart_command END
+       priority_file_path = CASE WHEN $7 THEN $8 ELSE priority_file_path END
      WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING ${managedColumns}`,
     [serverId, accountId, 'name' in change, change.name ?? null, 'banFilePath' in change, change.banFilePath ?? null,
-      'priorityFilePath' in change, change.priorityFilePath ?? null, 'restartCommand' in change, change.restartCommand ?? null],
+      'priorityFilePath' in change, change.priorityFilePath ?? null],
   );
   return rows[0];
 }

@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { isUuid } from '../http/uuid.ts';
 import { auditAction } from '../audit/audit.ts';
@@ -13,13 +13,26 @@ import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
 
-const createBody = bodyOf<NewServer>('server-create.json');
-const updateBody = bodyOf<ServerChange>('server-update.json');
+/**
+ * The service never runs a command a community chose: a body still naming the retired restart
+ * command is told where restarts are configured now, rather than "unknown field".
+ */
+function withoutRestartCommand<T>(parse: (ctx: AppContext) => T): (ctx: AppContext) => T {
+  return (ctx) => {
+    const body: unknown = ctx.request.body;
+    if (body && typeof body === 'object' && 'restartCommand' in body) {
+      throw badRequest('restartCommand is no longer a server setting: the service runs no command on its host. Restarts go through the '
+        + "server's agent (POST /api/servers/:id/restart, and a restart schedule); a game host without a process supervisor gives the agent its own --restart-command.");
+    }
+    return parse(ctx);
+  };
+}
 
-/** A server as the principal may see it: the restart command (it may carry an RCon password) only to managers. */
-const view = (ctx: AppContext, s: ManagedServer, nowMs: number) => ({
+const createBody = withoutRestartCommand(bodyOf<NewServer>('server-create.json'));
+const updateBody = withoutRestartCommand(bodyOf<ServerChange>('server-update.json'));
+
+const view = (s: ManagedServer, nowMs: number) => ({
   id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,
-  restartCommand: principalOf(ctx).permissions.has('servers.manage') ? s.restartCommand : null,
   createdAt: s.createdAt, online: isOnline(s, nowMs), lastSeenAt: s.lastSeenAt,
   map: s.map, players: s.players, fps: s.fps, metricsAt: s.metricsAt,
 });
@@ -38,7 +51,7 @@ export function serversRouter(deps: Deps): Router<AppState> {
   const now = () => deps.clock.now();
 
   router.get('/', read, async (ctx) => {
-    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(ctx, s, now())) };
+    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) };
   });
 
   router.post('/', manage, jsonBody, async (ctx) => {
@@ -47,13 +60,13 @@ export function serversRouter(deps: Deps): Router<AppState> {
     await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name } });
     const managed = (await findManagedServer(deps.db, principalOf(ctx).accountId, server.id))!;
     ctx.status = 201;
-    ctx.body = { server: view(ctx, managed, now()), ingestToken };
+    ctx.body = { server: view(managed, now()), ingestToken };
   });
 
   router.get('/:id', read, async (ctx) => {
     const server = await findManagedServer(deps.db, principalOf(ctx).accountId, serverIdOf(ctx));
     if (!server) throw notFound('server');
-    ctx.body = view(ctx, server, now());
+    ctx.body = view(server, now());
   });
 
   router.patch('/:id', manage, jsonBody, async (ctx) => {
@@ -66,7 +79,7 @@ export function serversRouter(deps: Deps): Router<AppState> {
       await requestServerSync(deps.db, [server.id], 'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority', new Date(now()).toISOString());
     }
     await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change) } });
-    ctx.body = view(ctx, server, now());
+    ctx.body = view(server, now());
   });
 
   router.delete('/:id', manage, async (ctx) => {

@@ -170,7 +170,7 @@ test('the bot path has its own per-IP cap', async (t) => {
 });
 
 test('moderation actions run through the bans, queue and server-control code, under the chat user; an unsigned call is denied them', async (t) => {
-  const { env, owner, serverId } = await chatEnv(t, { RESTART_WAIT_MS: '0' });
+  const { env, owner, serverId } = await chatEnv(t);
   const player = '76561198000000077';
   const denied = await chat(env, { action: 'ban.create', serverId, params: { platformId: player } });
   assertError(t, denied, 403, 'FORBIDDEN', 'unsigned: chat-bot role only');
@@ -195,15 +195,18 @@ test('moderation actions run through the bans, queue and server-control code, un
   t.is((await chat(env, { action: 'queue.remove', serverId, params: { platformId: player } }, {})).status, 200);
   t.deepEqual((await api(t, env, owner, 'get', '/api/priority-queue')).body.entries, []);
 
-  // A moderator may not restart; an admin mapping may (the worker runs it: here it is requested).
+  // A moderator may not restart; an admin mapping may (the server's agent carries it out: here it is queued).
   assertError(t, await chat(env, { action: 'server.restart', serverId }, {}), 403, 'FORBIDDEN');
   await api(t, env, owner, 'put', `/api/chat/user-roles/${alice}`, { role: 'admin' });
   const restart = await chat(env, { action: 'server.restart', serverId }, {});
   t.is(restart.body.result.status, 'pending');
-  t.is((await api(t, env, owner, 'get', `/api/servers/${serverId}/commands/${restart.body.result.commandId}`)).body.action, 'restart');
+  t.regex(restart.body.result.text, /^restart queued: the server's agent warns the players and restarts it 5 minutes after it takes the command$/);
+  t.like((await api(t, env, owner, 'get', `/api/servers/${serverId}/commands/${restart.body.result.commandId}`)).body, {
+    kind: 'restart', status: 'pending', params: { delaySeconds: 300, message: null }, requestedBy: { type: 'chat', name: `chat user ${alice}` },
+  });
 
-  const actors = (await auditActions(env, owner.accountId)).filter((a) => ['ban.create', 'ban.lift', 'queue.add', 'queue.remove', 'server.restart.request'].includes(a.action));
-  t.true(actors.length >= 4);
+  const actors = (await auditActions(env, owner.accountId)).filter((a) => ['ban.create', 'ban.lift', 'queue.add', 'queue.remove', 'server.restart'].includes(a.action));
+  t.true(actors.length >= 5);
   t.true(actors.every((a) => a.actor_type === 'chat' && a.actor_name === `chat user ${alice}`), JSON.stringify(actors.map((a) => [a.action, a.actor_type, a.actor_name])));
   const bad = await chat(env, { action: 'ban.create', serverId, params: { platformId: 'nobody', durationMinutes: 0 } }, {});
   assertError(t, bad, 400, 'BAD_REQUEST');

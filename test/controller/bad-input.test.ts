@@ -52,8 +52,8 @@ const bodyRoutes: BodyRoute[] = [
   { label: 'PATCH /api/users/:id', method: 'patch', path: () => `/api/users/${targetUserId}`, schema: 'user-update.json', fields: ['role', 'password'], valid: () => ({ role: 'viewer' }), session: true },
   { label: 'POST /api/accounts', method: 'post', path: () => '/api/accounts', schema: 'account-create.json', fields: ['accountName', 'username', 'password'], valid: () => ({ accountName: 'A', username: `u-${randomUUID().slice(0, 8)}`, password }), session: true },
   { label: 'POST /api/account/api-keys', method: 'post', path: () => '/api/account/api-keys', schema: 'api-key-create.json', fields: ['name', 'tier'], valid: () => ({ name: 'k' }), session: true },
-  { label: 'POST /api/servers', method: 'post', path: () => '/api/servers', schema: 'server-create.json', fields: ['name', 'banFilePath', 'priorityFilePath', 'restartCommand'], valid: () => ({ name: 's' }), session: true },
-  { label: 'PATCH /api/servers/:id', method: 'patch', path: () => `/api/servers/${serverId}`, schema: 'server-update.json', fields: ['name', 'banFilePath', 'priorityFilePath', 'restartCommand'], valid: () => ({ name: 's' }), session: true },
+  { label: 'POST /api/servers', method: 'post', path: () => '/api/servers', schema: 'server-create.json', fields: ['name', 'banFilePath', 'priorityFilePath'], valid: () => ({ name: 's' }), session: true },
+  { label: 'PATCH /api/servers/:id', method: 'patch', path: () => `/api/servers/${serverId}`, schema: 'server-update.json', fields: ['name', 'banFilePath', 'priorityFilePath'], valid: () => ({ name: 's' }), session: true },
   { label: 'PUT /api/operator/data-api', method: 'put', path: () => '/api/operator/data-api', schema: 'data-api-switch.json', fields: ['enabled'], valid: () => ({ enabled: true }), session: true },
 ];
 

@@ -74,7 +74,7 @@ async function assertAudited(t: ExecutionContext, owner: Session, action: string
 
 test('POST /api/servers returns the server and its ingest token once; the token ingests; reads never show it', async (t) => {
   const owner = await community(t);
-  const body = { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/priority.txt', restartCommand: 'systemctl restart dayz' };
+  const body = { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/priority.txt' };
   const { server, token } = await newServer(t, owner, body);
   t.like(server, { ...body, online: false, lastSeenAt: null });
   t.regex(token, /^svci_[A-Za-z0-9_-]{20,}$/);
@@ -106,7 +106,7 @@ test('POST /api/servers returns the server and its ingest token once; the token 
 
 test('PATCH /api/servers/:id changes name and paths, null clears, and the Data API shows the new name at once', async (t) => {
   const owner = await community(t);
-  const { server } = await newServer(t, owner, { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/prio.txt', restartCommand: 'restart.sh' });
+  const { server } = await newServer(t, owner, { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/prio.txt' });
   const key = await newKey(t, owner);
   // Warm the Data API's caches of the server first.
   t.is((await dataGet(env, key, `/servers/${server.id}`)).body.name, 'alpha');
@@ -115,7 +115,7 @@ test('PATCH /api/servers/:id changes name and paths, null clears, and the Data A
   const renamed = await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: '/srv/other-ban.txt', priorityFilePath: null });
   t.is(renamed.status, 200);
   assertSchema(t, 'managed-server.json', renamed.body);
-  t.like(renamed.body, { id: server.id, name: 'beta', banFilePath: '/srv/other-ban.txt', priorityFilePath: null, restartCommand: 'restart.sh' });
+  t.like(renamed.body, { id: server.id, name: 'beta', banFilePath: '/srv/other-ban.txt', priorityFilePath: null });
   await assertAudited(t, owner, 'server.update', { type: 'server', id: server.id });
 
   const status = await dataGet(env, key, `/servers/${server.id}`);
@@ -125,9 +125,9 @@ test('PATCH /api/servers/:id changes name and paths, null clears, and the Data A
   t.deepEqual(((await dataGet(env, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['beta']);
 
   // Fields left out are kept; null clears the rest.
-  const cleared = await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { banFilePath: null, restartCommand: null });
+  const cleared = await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { banFilePath: null });
   t.is(cleared.status, 200);
-  t.like(cleared.body, { name: 'beta', banFilePath: null, priorityFilePath: null, restartCommand: null });
+  t.like(cleared.body, { name: 'beta', banFilePath: null, priorityFilePath: null });
   const read = await api(t, env, owner, 'get', `/api/servers/${server.id}`);
   t.deepEqual(read.body, cleared.body);
   // An empty change and a null name are refused.

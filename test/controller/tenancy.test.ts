@@ -107,7 +107,7 @@ test.serial('lists show only the records of the own account', async (t) => {
   const [a, b] = [await community(t), await community(t)];
   // Some activity in both, so the audit logs are not trivially empty.
   for (const c of [a, b]) {
-    t.is((await api(t, env, c.owner, 'patch', `/api/servers/${c.serverId}`, { restartCommand: 'restart.sh' })).status, 200);
+    t.is((await api(t, env, c.owner, 'patch', `/api/servers/${c.serverId}`, { name: 'renamed' })).status, 200);
   }
   const idsOf = async (accountId: string) => {
     const { rows } = await env.deps.db.query<{ servers: string[]; users: string[]; keys: string[]; audit: string[] }>(

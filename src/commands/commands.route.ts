@@ -1,0 +1,71 @@
+// Commands for a server's agent, as admins give them (session; servers.control): restart (with a
+// delay and a message), a message to every player, a kick. Each answers 202 with the command,
+// which the agent carries out on the game host; its history is read with servers.read.
+import Router from '@koa/router';
+import type { Deps } from '../deps.ts';
+import type { AppContext, AppState } from '../http/context.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { bodyOf, jsonBody } from '../http/body.ts';
+import { queryParser } from '../http/schemas.ts';
+import { isUuid } from '../http/uuid.ts';
+import { authenticate, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
+import { canonicalPlatformId } from '../bans/bans.ts';
+import { accountServerId } from '../servers/server-param.ts';
+import { commandsPage, findCommand } from './command.repo.ts';
+import { commandView } from './command.ts';
+import type { CommandKind, CommandParams, CommandRecord } from './command.ts';
+import { requestCommand } from './commands.ts';
+
+const restartBody = bodyOf<{ delaySeconds: number; message?: string }>('server-restart.json');
+const messageBody = bodyOf<{ text: string }>('server-message.json');
+const kickBody = bodyOf<{ platformId: string; reason?: string }>('server-kick.json');
+const pageQuery = queryParser<{ before?: string; limit: number }>('query-commands.json');
+
+export function commandsRouter(deps: Deps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
+  router.use(authenticate(deps));
+  const control = requirePermission('servers.control');
+  const read = requireAnyPermission('servers.read', 'servers.control');
+  const answer = (ctx: AppContext, status: number, command: CommandRecord) => {
+    ctx.status = status;
+    ctx.body = commandView(command, deps.clock.now());
+  };
+  const request = async (ctx: AppContext, kind: CommandKind, params: CommandParams) =>
+    answer(ctx, 202, await requestCommand(deps, ctx, await accountServerId(deps, ctx), kind, params));
+
+  router.post('/:id/restart', control, jsonBody, async (ctx) => {
+    const body = restartBody(ctx);
+    await request(ctx, 'restart', { delaySeconds: body.delaySeconds, message: body.message ?? null });
+  });
+
+  router.post('/:id/messages', control, jsonBody, async (ctx) => {
+    await request(ctx, 'message', { text: messageBody(ctx).text });
+  });
+
+  router.post('/:id/kick', control, jsonBody, async (ctx) => {
+    const body = kickBody(ctx);
+    await request(ctx, 'kick', { platformId: await canonicalPlatformId(deps.db, body.platformId), reason: body.reason ?? null });
+  });
+
+  router.get('/:id/commands', read, async (ctx) => {
+    const query = pageQuery(ctx.query);
+    const serverId = await accountServerId(deps, ctx);
+    const [at, id] = query.before?.split('~') ?? [];
+    if (at !== undefined && Number.isNaN(Date.parse(at))) throw badRequest('query parameter before is not a cursor this route gave');
+    const page = await commandsPage(deps.db, serverId, at && id ? { at, id } : null, query.limit + 1);
+    const more = page.length > query.limit;
+    const shown = page.slice(0, query.limit);
+    const last = shown.at(-1);
+    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? `${last.createdAt}~${last.id}` : null };
+  });
+
+  router.get('/:id/commands/:commandId', read, async (ctx) => {
+    const serverId = await accountServerId(deps, ctx);
+    const commandId = ctx.params.commandId!;
+    const command = isUuid(commandId) ? await findCommand(deps.db, serverId, commandId) : undefined;
+    if (!command) throw notFound('command');
+    answer(ctx, 200, command);
+  });
+
+  return router;
+}
