@@ -10,6 +10,8 @@ DROP TABLE server_commands;
 -- restart schedules; taken by the agent's long poll, answered with their result.
 CREATE TABLE server_commands (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  -- Creation order: commands made in the same millisecond are still handed and listed in order.
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
   server_id uuid NOT NULL REFERENCES servers (id),
   account_id uuid NOT NULL REFERENCES accounts (id),
   kind text NOT NULL CHECK (kind IN ('restart', 'message', 'kick')),
@@ -31,8 +33,8 @@ CREATE TABLE server_commands (
   -- A scheduled restart names the time it is for: a schedule queues each time once.
   scheduled_for timestamptz
 );
-CREATE INDEX server_commands_open_idx ON server_commands (server_id, created_at) WHERE status IN ('pending', 'sent');
-CREATE INDEX server_commands_history_idx ON server_commands (server_id, created_at DESC, id DESC);
+CREATE INDEX server_commands_open_idx ON server_commands (server_id, seq) WHERE status IN ('pending', 'sent');
+CREATE INDEX server_commands_history_idx ON server_commands (server_id, seq);
 CREATE UNIQUE INDEX server_commands_scheduled_idx ON server_commands (server_id, scheduled_for) WHERE scheduled_for IS NOT NULL;
 
 -- Restart schedules: the times of day (in the server's zone) a server restarts at.

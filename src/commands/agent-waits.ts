@@ -49,8 +49,9 @@ export class AgentWaits {
     }
   }
 
-  /** Polls waiting in this process (the bench reports it). */
-  get size(): number {
+  /** Polls waiting in this process (the bench reports it), or those of one server. */
+  count(serverId?: string): number {
+    if (serverId !== undefined) return this.waiting.get(serverId)?.size ?? 0;
     let n = 0;
     for (const set of this.waiting.values()) n += set.size;
     return n;

@@ -4,7 +4,7 @@ import type { Queryable } from '../store/db.ts';
 import { rehandAfterMs, restartGraceMs, takeWithinMs } from './command.ts';
 import type { CommandRecord, NewCommand } from './command.ts';
 
-const columns = `id, server_id AS "serverId", account_id AS "accountId", kind, params, status,
+const columns = `id, seq::text AS seq, server_id AS "serverId", account_id AS "accountId", kind, params, status,
   json_build_object('type', requested_by_type, 'id', requested_by_id, 'name', requested_by_name) AS "requestedBy",
   created_at AS "createdAt", expires_at AS "expiresAt", sent_at AS "sentAt", finished_at AS "finishedAt", detail`;
 
@@ -38,12 +38,11 @@ export async function findCommand(db: Queryable, serverId: string, commandId: st
   return rows[0];
 }
 
-/** A server's commands, newest first, those created before the cursor (time and id) when given. */
-export async function commandsPage(db: Queryable, serverId: string, before: { at: string; id: string } | null, limit: number): Promise<CommandRecord[]> {
+/** A server's commands, newest first (by the column: the text `seq` it answers would sort '10' before '9'), those made before the command of sequence number `beforeSeq` when given. */
+export async function commandsPage(db: Queryable, serverId: string, beforeSeq: string | null, limit: number): Promise<CommandRecord[]> {
   const { rows } = await db.query<CommandRecord>(
-    `SELECT ${columns} FROM server_commands WHERE server_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-     ORDER BY created_at DESC, id DESC LIMIT $4`,
-    [serverId, before?.at ?? null, before?.id ?? null, limit],
+    `SELECT ${columns} FROM server_commands WHERE server_id = $1 AND ($2::int8 IS NULL OR seq < $2::int8) ORDER BY server_commands.seq DESC LIMIT $3`,
+    [serverId, beforeSeq, limit],
   );
   return rows;
 }
@@ -58,11 +57,11 @@ export async function handCommands(db: Queryable, serverId: string, nowIso: stri
     name: 'hand-commands',
     text: `UPDATE server_commands SET status = 'sent', sent_at = coalesce(sent_at, $2), handed_at = $2, hands = hands + 1
            WHERE id IN (SELECT id FROM server_commands WHERE server_id = $1 AND ${waiting('$2', '$4')} AND ${handDeadline('$3')} > $2
-                        ORDER BY created_at, id LIMIT $5 FOR UPDATE SKIP LOCKED)
+                        ORDER BY seq LIMIT $5 FOR UPDATE SKIP LOCKED)
            RETURNING ${columns}`,
     values: [serverId, nowIso, restartGraceMs, rehandAfterMs, limit],
   });
-  return rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }
 
 /** Expires the open commands past their hand deadline; returns them. */

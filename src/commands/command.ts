@@ -21,6 +21,8 @@ export interface RequestedBy {
 /** A command as stored (times as ISO texts). */
 export interface CommandRecord {
   id: string;
+  /** Creation order (a bigint as text): the order commands are handed and listed in. */
+  seq: string;
   serverId: string;
   accountId: string;
   kind: CommandKind;

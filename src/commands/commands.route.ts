@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
@@ -50,13 +50,11 @@ export function commandsRouter(deps: Deps): Router<AppState> {
   router.get('/:id/commands', read, async (ctx) => {
     const query = pageQuery(ctx.query);
     const serverId = await accountServerId(deps, ctx);
-    const [at, id] = query.before?.split('~') ?? [];
-    if (at !== undefined && Number.isNaN(Date.parse(at))) throw badRequest('query parameter before is not a cursor this route gave');
-    const page = await commandsPage(deps.db, serverId, at && id ? { at, id } : null, query.limit + 1);
+    const page = await commandsPage(deps.db, serverId, query.before ?? null, query.limit + 1);
     const more = page.length > query.limit;
     const shown = page.slice(0, query.limit);
     const last = shown.at(-1);
-    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? `${last.createdAt}~${last.id}` : null };
+    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null };
   });
 
   router.get('/:id/commands/:commandId', read, async (ctx) => {
