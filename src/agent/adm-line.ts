@@ -1,14 +1,13 @@
 // Reads one line of a DayZ admin log (.ADM) into what it says: a header, a connect, a hit, a kill,
 // a death, a PlayerList block line, or a line the agent does not use. Pure; never throws.
-// Formats: reference/dayz-formats.md and Bohemia's pluginadminlog.c.
+// Formats: reference/dayz-formats.md and Bohemia's pluginadminlog.c. A player line is read from its
+// right end (adm-players.ts): the game's fixed tokens after the last id group decide the kind, and
+// ids, positions, weapons, distances and zones come only from those tokens, never from a name. A
+// line that does not read one way only is refused as unparsed rather than guessed.
+import { idGroups, idOf, playerAt, twoPlayers } from './adm-players.ts';
+import type { AdmPlayer, IdGroup, Quote } from './adm-players.ts';
 
-export interface AdmPlayer {
-  name: string;
-  /** The id as logged (DayZ ID, console id, or Steam64); null for `id=Unknown`. */
-  id: string | null;
-  /** East, north, altitude; only used to measure melee distance, never sent. */
-  pos: [number, number, number] | null;
-}
+export type { AdmPlayer } from './adm-players.ts';
 
 export type HitKind = 'player' | 'infected' | 'animal' | 'vehicle' | 'fall' | 'explosion' | 'environment' | 'other';
 
@@ -33,31 +32,35 @@ export type AdmLine =
   | { kind: 'timed'; seconds: number; entry: AdmEntry }
   | { kind: 'unparsed'; reason: string };
 
+/** A player line that does not read one way only, and why. */
+interface Refused {
+  refused: string;
+}
+
 const timed = /^(\d{2}):(\d{2}):(\d{2}) \| (.*)$/s;
 const header = /^AdminLog started on (\d{4}-\d{2}-\d{2}) at (\d{2}):(\d{2}):(\d{2})\s*$/;
-const pcConnect = /^Player "(.*)" is connected \(id=([^)]*)\)\s*$/s;
-// The name ends at the first quote followed by the id group; (DEAD) and the space before `(id=` are optional.
-const prefix = /^Player (["'])(.*?)\1(?: \(DEAD\))? ?\(id=([^ )]*)(?: pos=<([^>]*)>)?\)/s;
 const playerList = /^##### PlayerList log: (\d+) players?\s*$/;
+const float = String.raw`[-+0-9.eE]+`;
+// PC: `Player "<name>" is connected (id=<id>)`, the only line whose id group follows a name without
+// a position and ends the line. Greedy: the name runs to the last such ending.
+const pcConnectOf = (quote: Quote) => new RegExp(`^(.*)${quote} is connected \\(id=([^\\s"'()<>]*)\\)$`, 's');
+const pcConnect: Record<Quote, RegExp> = { '"': pcConnectOf('"'), "'": pcConnectOf("'") };
+// What comes between the victim's group and the other player's name (sticky: tried at a group's end).
+const killedByOf = (quote: Quote) => new RegExp(` killed by Player ${quote}`, 'y');
+const hitByOf = (quote: Quote) => new RegExp(`\\[HP: [^\\]\\s"']*\\] hit by Player ${quote}`, 'y');
+const killedByPlayer: Record<Quote, RegExp> = { '"': killedByOf('"'), "'": killedByOf("'") };
+const hitByPlayer: Record<Quote, RegExp> = { '"': hitByOf('"'), "'": hitByOf("'") };
+// The tails after the last group of a two-player line. `damage` may be followed by two spaces: a
+// blocked hit is ` into Block(n) for 0 damage ` before ` with <weapon>`.
+const zoneDamage = String.raw` into ([A-Za-z_]+)\(-?\d+\) for ${float} damage(?: \(([^()]*)\))?`;
+const withWeapon = new RegExp(`^ with (.*?)(?: from (${float}) meters)?$`, 's');
+const playerHit = new RegExp(`^${zoneDamage}(?: +with .*)?$`, 's');
+const otherHit = new RegExp(`${zoneDamage}$`, 's');
 const hitBy = /^\[HP: [^\]]*\] hit by (.*)$/s;
-const zoneDamage = /^ into ([A-Za-z_]+)\(-?\d+\) for [-+0-9.eE]+ damage(?: \(([^)]*)\))?/;
-const withWeapon = /^ with (.*?)(?: from ([0-9.eE+]+) meters)?\s*$/s;
 const diedStats = /^ died\. Stats> (?:Water: ([-0-9.eE+]+) Energy: ([-0-9.eE+]+)(?: Bleed sources: (-?\d+))?)?/;
 
 const secondsOf = (h: string, m: string, s: string) => Number(h) * 3600 + Number(m) * 60 + Number(s);
-
-function position(text: string | undefined): [number, number, number] | null {
-  if (text === undefined) return null;
-  const parts = text.split(',').map((p) => Number(p.trim()));
-  return parts.length === 3 && parts.every(Number.isFinite) ? (parts as [number, number, number]) : null;
-}
-
-function readPlayer(text: string): { player: AdmPlayer; rest: string } | undefined {
-  const m = prefix.exec(text);
-  if (!m) return undefined;
-  const id = m[3]!;
-  return { player: { name: m[2]!, id: id === '' || id === 'Unknown' ? null : id, pos: position(m[4]) }, rest: text.slice(m[0].length) };
-}
+const finite = (s: string | undefined) => (s === undefined || !Number.isFinite(Number(s)) ? null : Number(s));
 
 export function parseAdmLine(line: string): AdmLine {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -71,74 +74,83 @@ export function parseAdmLine(line: string): AdmLine {
   const seconds = secondsOf(t[1]!, t[2]!, t[3]!);
   if (seconds >= 86_400 || Number(t[2]) > 59 || Number(t[3]) > 59) return { kind: 'unparsed', reason: 'time out of range' };
   const entry = parseEntry(t[4]!);
-  return entry ? { kind: 'timed', seconds, entry } : { kind: 'unparsed', reason: 'unknown player line' };
+  return 'refused' in entry ? { kind: 'unparsed', reason: entry.refused } : { kind: 'timed', seconds, entry };
 }
 
-function parseEntry(text: string): AdmEntry | undefined {
+function parseEntry(text: string): AdmEntry | Refused {
   if (text.startsWith('#####')) {
     if (/^#####\s*$/.test(text)) return { type: 'playerListEnd' };
     const list = playerList.exec(text);
-    return list ? { type: 'playerListStart', count: Number(list[1]) } : undefined;
+    return list ? { type: 'playerListStart', count: Number(list[1]) } : { refused: 'an unknown ##### line' };
   }
   if (!text.startsWith('Player ')) return { type: 'unused' };
-  const pc = pcConnect.exec(text);
-  if (pc && !pc[1]!.includes('" (id=')) {
-    const id = pc[2]!;
-    return { type: 'connect', player: { name: pc[1]!, id: id === '' || id === 'Unknown' ? null : id, pos: null } };
-  }
-  const read = readPlayer(text);
-  if (!read) return undefined;
-  return entryAfterPrefix(read.player, read.rest);
+  const quote = text[7];
+  if (quote !== '"' && quote !== "'") return { refused: 'a player line without a quoted name' };
+  // What follows the opening quote; trailing spaces (ranged lines end with `meters `) dropped.
+  const body = text.slice(8).trimEnd();
+  const pc = pcConnect[quote].exec(body);
+  if (pc) return { type: 'connect', player: { name: pc[1]!, id: idOf(pc[2]!), pos: null } };
+  const groups = idGroups(body, quote);
+  const last = groups.at(-1);
+  if (!last) return { refused: 'a player line without an (id=...) group' };
+  const tail = body.slice(last.end);
+  if (tail.startsWith(' with ')) return killByPlayer(body, groups, quote, tail);
+  if (tail.startsWith(' into ')) return hitByAPlayer(body, groups, quote, tail);
+  return entryOfOne(playerAt(body, 0, last), tail);
 }
 
-function entryAfterPrefix(player: AdmPlayer, rest: string): AdmEntry | undefined {
-  if (/^\s*$/.test(rest)) return { type: 'playerLine', player };
-  if (/^ is connect(ed|ing)\s*$/.test(rest)) return { type: 'connect', player };
-  if (/^ has been disconnected\s*$/.test(rest)) return { type: 'disconnect', player };
-  if (rest.startsWith('[HP: ')) return parseHit(player, rest);
-  if (rest.startsWith(' killed by ')) return parseKill(player, rest.slice(' killed by '.length));
-  const died = diedStats.exec(rest);
-  if (died) {
-    const num = (s: string | undefined) => (s === undefined ? null : Number.isFinite(Number(s)) ? Number(s) : null);
-    return { type: 'died', victim: player, water: num(died[1]), energy: num(died[2]), bleedSources: num(died[3]) };
-  }
-  if (/^ bled out\.?\s*$/.test(rest)) return { type: 'bledOut', victim: player };
-  if (/^ drowned\.?\s*$/.test(rest)) return { type: 'drowned', victim: player };
-  if (/^ committed suicide\.?\s*$/.test(rest)) return { type: 'suicide', victim: player };
+/** `<victim> killed by Player "<killer>" (id=... pos=<...>) with <weapon>[ from <d> meters]`. */
+function killByPlayer(body: string, groups: IdGroup[], quote: Quote, tail: string): AdmEntry | Refused {
+  const players = twoPlayers(body, groups, killedByPlayer[quote]);
+  if ('fits' in players) return { refused: players.fits === 0 ? 'a kill by a player with no victim before it' : 'a kill whose two names read more than one way' };
+  const w = withWeapon.exec(tail)!;
+  return { type: 'killedByPlayer', victim: players.first, killer: players.second, weapon: w[1]!, distance: finite(w[2]) };
+}
+
+/** `<victim>[HP: <f>] hit by Player "<attacker>" (id=... pos=<...>) into <Zone>(<n>) for <d> damage (<ammo>)[ with ...]`. */
+function hitByAPlayer(body: string, groups: IdGroup[], quote: Quote, tail: string): AdmEntry | Refused {
+  const zone = playerHit.exec(tail);
+  if (!zone) return { refused: 'a hit by a player without its zone and damage' };
+  const players = twoPlayers(body, groups, hitByPlayer[quote]);
+  if ('fits' in players) return { refused: players.fits === 0 ? 'a hit by a player with no victim before it' : 'a hit whose two names read more than one way' };
+  return { type: 'hit', victim: players.first, kind: 'player', attacker: players.second, zone: zone[1]! };
+}
+
+/** A line of one player: what follows its group (`tail`, the game's own text) says what it is. */
+function entryOfOne(player: AdmPlayer, tail: string): AdmEntry | Refused {
+  if (tail === '') return { type: 'playerLine', player };
+  if (/^ is connect(?:ed|ing)$/.test(tail)) return { type: 'connect', player };
+  if (tail === ' has been disconnected') return { type: 'disconnect', player };
+  if (tail.startsWith('[HP: ')) return hitByOther(player, tail);
+  if (tail.startsWith(' killed by ')) return killedByOther(player, tail.slice(' killed by '.length));
+  const died = diedStats.exec(tail);
+  if (died) return { type: 'died', victim: player, water: finite(died[1]), energy: finite(died[2]), bleedSources: finite(died[3]) };
+  if (/^ bled out\.?$/.test(tail)) return { type: 'bledOut', victim: player };
+  if (/^ drowned\.?$/.test(tail)) return { type: 'drowned', victim: player };
+  if (/^ committed suicide\.?$/.test(tail)) return { type: 'suicide', victim: player };
   return { type: 'unused' };
 }
 
-function parseHit(victim: AdmPlayer, rest: string): AdmEntry | undefined {
-  const m = hitBy.exec(rest);
-  if (!m) return undefined;
+function hitByOther(victim: AdmPlayer, tail: string): AdmEntry | Refused {
+  const m = hitBy.exec(tail);
+  if (!m) return { refused: 'a hit without `hit by`' };
   const by = m[1]!;
-  if (by.startsWith('Player ')) {
-    const attacker = readPlayer(by);
-    if (!attacker) return undefined;
-    const zone = zoneDamage.exec(attacker.rest);
-    return { type: 'hit', victim, kind: 'player', attacker: attacker.player, zone: zone ? zone[1]! : null };
-  }
+  // A player's hit ends with that player's group: `Player ` with none after it is no line of the game's.
+  if (by.startsWith('Player ')) return { refused: 'a hit by a player with no id group' };
   if (by.startsWith('FallDamage')) return { type: 'hit', victim, kind: 'fall', attacker: null, zone: null };
   if (by.startsWith('explosion')) return { type: 'hit', victim, kind: 'explosion', attacker: null, zone: null };
-  if (/ with TransportHit\s*$/.test(by)) return { type: 'hit', victim, kind: 'vehicle', attacker: null, zone: null };
-  if (/ with FireDamage\s*$/.test(by)) return { type: 'hit', victim, kind: 'environment', attacker: null, zone: null };
-  const zoned = / into ([A-Za-z_]+)\(-?\d+\) for [-+0-9.eE]+ damage(?: \(([^)]*)\))?/.exec(by);
+  if (/ with TransportHit$/.test(by)) return { type: 'hit', victim, kind: 'vehicle', attacker: null, zone: null };
+  if (/ with FireDamage$/.test(by)) return { type: 'hit', victim, kind: 'environment', attacker: null, zone: null };
+  const zoned = otherHit.exec(by);
   const ammo = zoned?.[2] ?? '';
   const kind: HitKind = /Infected|Zombie/i.test(ammo) ? 'infected' : /Wolf|Bear|Animal/i.test(ammo) ? 'animal' : 'other';
   return { type: 'hit', victim, kind, attacker: null, zone: zoned ? zoned[1]! : null };
 }
 
-function parseKill(victim: AdmPlayer, by: string): AdmEntry | undefined {
-  if (by.startsWith('Player ')) {
-    const killer = readPlayer(by);
-    if (!killer) return undefined;
-    const w = withWeapon.exec(killer.rest);
-    if (!w) return undefined;
-    const distance = w[2] === undefined ? null : Number(w[2]);
-    return { type: 'killedByPlayer', victim, killer: killer.player, weapon: w[1]!, distance: distance !== null && Number.isFinite(distance) ? distance : null };
-  }
+function killedByOther(victim: AdmPlayer, by: string): AdmEntry | Refused {
+  if (by.startsWith('Player ')) return { refused: 'a kill by a player with no id group' };
   // `killed by  with <explosive>`: the holder of the explosive is gone, so the name is empty.
   if (by.startsWith(' with ')) return { type: 'killedByUnknownWith', victim, weapon: by.slice(' with '.length).trim() };
   const source = by.trim();
-  return source === '' ? undefined : { type: 'killedBy', victim, source };
+  return source === '' ? { refused: 'a kill by nothing' } : { type: 'killedBy', victim, source };
 }

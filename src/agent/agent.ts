@@ -87,7 +87,8 @@ export class Agent {
    */
   async run(stop: AbortSignal): Promise<AgentReport> {
     this.state = await loadState(this.opts.state, this.opts.serverId);
-    const pull = () => this.opts.files && pullGameFiles({ ...this.opts, dir: this.opts.files });
+    const refusalsLogged = new Set<string>();
+    const pull = () => this.opts.files && pullGameFiles({ ...this.opts, dir: this.opts.files, refusalsLogged });
     let filesTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const onStop = () => (graceTimer = setTimeout(() => this.hardStop.abort(), this.opts.stopGraceMs));

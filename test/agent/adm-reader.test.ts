@@ -215,3 +215,16 @@ test('killed by a class name: vanilla vehicles, explosives and fire name their c
 10:50:01 | ${pa()} killed by BarbedWire`);
   t.deepEqual(events.slice(1).map((e) => ('cause' in e ? e.cause : e.type)), ['vehicle', 'explosion', 'animal', 'other', 'environment', 'other']);
 });
+
+test('a killer named like another player\'s group: the kill is his, and the public weapon holds no id', (t) => {
+  const C = 'SrhZj5stAJhDfPqLCWAMgshKCb9iiNSXsN1ptkjA-r8=';
+  const { events, counts } = readAll(t, `${header()}
+12:00:00 | Player "Alice" (DEAD) (id=${A} pos=<1000, 2000, 100>) killed by Player "X" (id=${C} pos=<1, 2, 3>) with M4" (id=${B} pos=<1003, 2004, 100>) with Mosin9130 from 312.5 meters 
+12:10:00 | Player "V" (DEAD) (id=${C} pos=<1, 2, 3>) killed by Player "Y" (DEAD) (id=${A} pos=<1, 2, 3>) killed by ${pb()} with M4-A1 from 5 meters `);
+  const kills = events.filter((e): e is Extract<WireEvent, { type: 'kill' }> => e.type === 'kill');
+  t.is(kills.length, 1);
+  t.like(kills[0], { killer: { platformId: B }, victim: { platformId: A, name: 'Alice' }, weapon: 'Mosin9130', distance: 312.5 });
+  for (const id of [A, B, C]) t.false(kills[0]!.weapon.includes(id));
+  // The second line reads two ways (either id could be the victim's): refused, counted, not guessed.
+  t.is(counts.unparsed, 1);
+});
