@@ -46,6 +46,9 @@ const cleanText = (text: string, max: number, fallback: string) => {
   return chars.length === 0 ? fallback : chars.slice(0, max).join('');
 };
 
+/** A player's name as the agent sends it (and matches an RCon name against it). */
+export const playerName = (raw: string) => cleanText(raw, 128, 'Survivor');
+
 const distance3d = (a: AdmPlayer['pos'], b: AdmPlayer['pos']) =>
   a && b ? Math.round(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) * 10) / 10 : 0;
 
@@ -218,7 +221,7 @@ export class AdmReader {
   /** The player as ingestion takes it; undefined for `id=Unknown` or an id of no known form. */
   private player(p: AdmPlayer): Player | undefined {
     if (p.id === null || platformIdKind(p.id) === undefined) return undefined;
-    return { platformId: p.id, name: cleanText(p.name, 128, 'Survivor') };
+    return { platformId: p.id, name: playerName(p.name) };
   }
 }
 

@@ -30,6 +30,10 @@ export interface AgentOptions {
   retryBaseMs: number;
   retryMaxMs: number;
   filesIntervalMs: number;
+  /** BattlEye RCon on the game host: kicks, messages, restarts and the player list go through it. */
+  rcon?: { host: string; port: number; password: string };
+  /** This host's own command run at a restart's time (its owner's configuration, never the service's). */
+  restartCommand?: string;
   requestTimeoutMs: number;
   /** After SIGTERM, how long unacknowledged batches are still retried before the agent exits anyway. */
   stopGraceMs: number;

@@ -6,6 +6,7 @@
 // or endless answer never sits in memory.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readUpTo } from './bounded-body.ts';
 import { gameFileProblem } from './game-file-check.ts';
 import type { GameFileKind } from './game-file-check.ts';
 import { writeFileAtomically } from './state-file.ts';
@@ -80,27 +81,6 @@ async function pullFile(opts: GameFilesOptions, route: GameFileKind, name: strin
   await writeFileAtomically(path, bytes);
   opts.log.info({ file: path, bytes: bytes.length }, 'game file written');
   return true;
-}
-
-/**
- * At most `limit` bytes of a body, read chunk by chunk; `over` when it had more, and then the rest
- * is not read (the stream is cancelled, which closes the connection).
- */
-async function readUpTo(res: Response, limit: number): Promise<{ bytes: Buffer; over: boolean }> {
-  if (!res.body) return { bytes: Buffer.alloc(0), over: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { bytes: Buffer.concat(chunks, size), over: false };
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { bytes: Buffer.concat(chunks, limit), over: true };
-    }
-  }
 }
 
 /** Whether the file holds exactly `content` (read only when its size already matches). */

@@ -1,6 +1,7 @@
 // The agent's command line (DESIGN 15): every flag also read from the environment (AGENT_URL,
 // AGENT_SERVER_ID, ...), the flag winning. Validated before anything starts: a bad value exits with
 // one line per problem. This is the agent's configuration; it reads only the env object it is given.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { isUuid } from '../http/uuid.ts';
@@ -30,7 +31,11 @@ const flags = [
   ['pollMs', 'AGENT_POLL_MS', '--poll-ms <ms>', 'how often the logs are checked for new lines'],
   ['retryBaseMs', 'AGENT_RETRY_BASE_MS', '--retry-base-ms <ms>', 'first retry delay (doubles up to --retry-max-ms)'],
   ['retryMaxMs', 'AGENT_RETRY_MAX_MS', '--retry-max-ms <ms>', 'longest retry delay'],
-  ['filesIntervalMs', 'AGENT_FILES_INTERVAL_MS', '--files-interval-ms <ms>', 'how often ban.txt and priority.txt are pulled'],
+  ['filesIntervalMs', 'AGENT_FILES_INTERVAL_MS', '--files-interval-ms <ms>', 'how often ban.txt, priority.txt and the active bans are pulled'],
+  ['rconPort', 'AGENT_RCON_PORT', '--rcon-port <port>', "BattlEye RCon's port (RConPort in BEServer_x64.cfg): kicks, messages, restarts, the player list"],
+  ['rconHost', 'AGENT_RCON_HOST', '--rcon-host <host>', 'where RCon listens (default 127.0.0.1)'],
+  ['rconPasswordFile', 'AGENT_RCON_PASSWORD_FILE', '--rcon-password-file <file>', 'a file holding RConPassword (else the AGENT_RCON_PASSWORD variable; never a flag, which any user sees in the process list)'],
+  ['restartCommand', 'AGENT_RESTART_COMMAND', '--restart-command <command>', "run at a restart's time on this host (after #shutdown when RCon is on), for a game server without a process supervisor"],
 ] as const;
 
 type Key = (typeof flags)[number][0];
@@ -68,6 +73,7 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
   const utcOffsetMinutes = offsetText === '' ? null : parseUtcOffset(offsetText);
   if (utcOffsetMinutes === undefined) problems.push('--utc-offset must be +HH:MM or -HH:MM');
   const once = value('once');
+  const rcon = rconOptions(text('rconPort', false), text('rconHost', false), text('rconPasswordFile', false), env.AGENT_RCON_PASSWORD, problems);
   const options: AgentOptions = {
     url, serverId, token, logs,
     files: text('files', false) || undefined,
@@ -80,10 +86,37 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
     retryBaseMs: int('retryBaseMs', agentDefaults.retryBaseMs, 1, 3_600_000),
     retryMaxMs: int('retryMaxMs', agentDefaults.retryMaxMs, 1, 3_600_000),
     filesIntervalMs: int('filesIntervalMs', agentDefaults.filesIntervalMs, 1000, 86_400_000),
+    rcon,
+    restartCommand: text('restartCommand', false) || undefined,
     requestTimeoutMs: agentDefaults.requestTimeoutMs,
     stopGraceMs: agentDefaults.stopGraceMs,
     log,
   };
   if (problems.length > 0) throw new AgentOptionsError(problems.join('\n'));
   return options;
+}
+
+/**
+ * RCon's settings: all or nothing. The password comes from a file (its trailing line end is not part
+ * of it) or the environment, never from a flag: a flag's value is in every user's process list.
+ */
+function rconOptions(port: string, host: string, passwordFile: string, envPassword: string | undefined, problems: string[]): AgentOptions['rcon'] {
+  if (!port) {
+    if (passwordFile || host) problems.push('--rcon-port is required with the other RCon settings');
+    return undefined;
+  }
+  const portNumber = Number(port);
+  if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) problems.push('--rcon-port must be a port number (1-65535)');
+  let password = envPassword ?? '';
+  if (passwordFile) {
+    try {
+      password = readFileSync(passwordFile, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      problems.push(`--rcon-password-file ${passwordFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  if (password === '' && !problems.some((p) => p.startsWith('--rcon-password-file'))) problems.push('RCon needs its password: --rcon-password-file <file> or the AGENT_RCON_PASSWORD variable');
+  // BattlEye reads the password as ASCII, at most 32 characters (RConPassword in BEServer_x64.cfg).
+  else if (password.length > 64 || /[^\x21-\x7e]/.test(password)) problems.push('the RCon password must be printable ASCII without spaces, as RConPassword in BEServer_x64.cfg');
+  return { host: host || '127.0.0.1', port: portNumber, password };
 }
