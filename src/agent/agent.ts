@@ -9,6 +9,8 @@ import { listAdmFiles } from './adm-files.ts';
 import { AdmReader } from './adm-reader.ts';
 import type { ReaderCounts } from './adm-reader.ts';
 import { pullGameFiles } from './game-files.ts';
+import { GameHost } from './game-host.ts';
+import type { AgentClock } from './agent-clock.ts';
 import { completeLines } from './line-source.ts';
 import { AgentStopped, Sender } from './sender.ts';
 import type { AgentLog, SenderCounts } from './sender.ts';
@@ -37,6 +39,8 @@ export interface AgentOptions {
   requestTimeoutMs: number;
   /** After SIGTERM, how long unacknowledged batches are still retried before the agent exits anyway. */
   stopGraceMs: number;
+  /** The live parts' clock (restart countdowns, presence); tests run a faster one. */
+  clock?: AgentClock;
   log: AgentLog;
 }
 
@@ -73,6 +77,7 @@ export class Agent {
   private readonly followers = new Map<string, FileFollower>();
   private readonly done = new Set<string>();
   private present = new Set<string>();
+  private host: GameHost | undefined;
 
   constructor(private readonly opts: AgentOptions) {
     this.sender = new Sender({ ...opts, hardStop: this.hardStop.signal, onAck: (progress) => this.acknowledged(progress) });
@@ -92,11 +97,20 @@ export class Agent {
   async run(stop: AbortSignal): Promise<AgentReport> {
     this.state = await loadState(this.opts.state, this.opts.serverId);
     const refusalsLogged = new Set<string>();
-    const pull = () => this.opts.files && pullGameFiles({ ...this.opts, dir: this.opts.files, refusalsLogged });
+    const pull = async () => (this.opts.files ? pullGameFiles({ ...this.opts, dir: this.opts.files, refusalsLogged }) : []);
     let filesTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const onStop = () => (graceTimer = setTimeout(() => this.hardStop.abort(), this.opts.stopGraceMs));
     stop.addEventListener('abort', onStop, { once: true });
+    // Following the logs, the agent also acts on the game host (commands, bans, presence); --once only
+    // reads. The host's work ends with the agent's, however that ends.
+    const hostStop = new AbortController();
+    const endHost = () => hostStop.abort();
+    stop.addEventListener('abort', endHost, { once: true });
+    this.host = this.opts.once ? undefined : new GameHost({ ...this.opts, pullFiles: this.opts.files ? pull : undefined }, async (events) => {
+      for (const event of events) await this.sender.add(event);
+    });
+    const hostRun = this.host?.run(hostStop.signal, this.hardStop.signal);
     try {
       if (this.opts.files) {
         await pull();
@@ -112,7 +126,10 @@ export class Agent {
       if (!(err instanceof AgentStopped)) throw err;
       this.opts.log.warn({}, err.message);
     } finally {
+      endHost();
+      await hostRun;
       stop.removeEventListener('abort', onStop);
+      stop.removeEventListener('abort', endHost);
       clearTimeout(graceTimer);
       clearInterval(filesTimer);
       this.sender.close();
@@ -169,6 +186,7 @@ export class Agent {
           continue;
         }
         const events = f.reader.read(line.text, line.offset);
+        for (const event of events) this.host?.observe(event);
         if (line.end > f.skipUntil) for (const event of events) await this.sender.add(event);
         f.position = line.end;
       }

@@ -22,6 +22,7 @@ export interface SenderOptions {
 }
 
 export interface AgentLog {
+  debug?: (fields: object, message: string) => void;
   info: (fields: object, message: string) => void;
   warn: (fields: object, message: string) => void;
   error: (fields: object, message: string) => void;
