@@ -13,7 +13,7 @@ import { answerCommand, pollCommands } from './command-poll.ts';
 import type { PollOptions } from './command-poll.ts';
 import { GameRcon } from './game-rcon.ts';
 import { LogPlayers } from './log-players.ts';
-import { presenceEvents, presenceIntervalMs } from './presence.ts';
+import { Presence, presenceIntervalMs } from './presence.ts';
 
 export interface GameHostOptions extends AgentOptions {
   /** The live parts' time (tests run a faster one). */
@@ -33,6 +33,7 @@ export class GameHost {
   private readonly clock: AgentClock;
   private readonly poll: PollOptions;
   private bansDue = false;
+  private readonly presence = new Presence();
 
   constructor(private readonly opts: GameHostOptions, private readonly send: (events: WireEvent[]) => Promise<void>) {
     this.clock = opts.clock ?? realClock;
@@ -80,7 +81,7 @@ export class GameHost {
   }
 
   private async sendPresence(): Promise<void> {
-    const events = await presenceEvents(this.rcon, this.logPlayers, this.clock.now());
+    const events = await this.presence.events(this.rcon, this.logPlayers, this.clock.now());
     if (events.length > 0) await this.send(events);
   }
 

@@ -24,11 +24,20 @@ export class GameRcon {
   /** number -> seat, from the messages and the latest player list. */
   private readonly seats = new Map<number, RconSeat>();
   private readonly client: RconClient;
+  private loggedInOnce = false;
 
   constructor(settings: { host: string; port: number; password: string }, log: RconLog, client?: RconClient) {
     this.client = client ?? new RconClient({ ...settings, log });
     this.client.on('message', (text) => this.track(parseServerMessage(text)));
-    this.client.on('login', () => this.seats.clear());
+    this.client.on('login', () => {
+      this.seats.clear();
+      this.loggedInOnce = true;
+    });
+  }
+
+  /** RCon answered this agent at least once (so its silence now means the server is down). */
+  get everLoggedIn(): boolean {
+    return this.loggedInOnce;
   }
 
   get connected(): boolean {
