@@ -30,6 +30,8 @@ export interface FakeBattlEyeOptions {
   splitBytes?: number;
   /** The order parts go out in (default in order). */
   partOrder?: 'in-order' | 'reverse' | 'shuffle';
+  /** Time between one part of a reply and the next (default 0: all at once), as on a slow link. */
+  partDelayMs?: number;
   /** Server messages: sent this many times in all (default 5) ... */
   messageSends?: number;
   /** ... this far apart (default 2000 ms); unacknowledged after the last wait, the client is dropped. */
@@ -60,7 +62,7 @@ export class FakeBattlEye {
 
   static async start(options: FakeBattlEyeOptions): Promise<FakeBattlEye> {
     const fake = new FakeBattlEye({
-      port: 0, splitBytes: 1400, partOrder: 'in-order', messageSends: 5, messageResendMs: 2000, clientTimeoutMs: 45_000, ...options,
+      port: 0, splitBytes: 1400, partOrder: 'in-order', partDelayMs: 0, messageSends: 5, messageResendMs: 2000, clientTimeoutMs: 45_000, ...options,
     });
     await fake.restart();
     return fake;
