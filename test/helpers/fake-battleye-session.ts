@@ -5,47 +5,7 @@
 import { SeqWindow } from '../../src/agent/rcon/seq-window.ts';
 import type { ClientPacket, ServerPacket } from '../../src/agent/rcon/packet.ts';
 import type { Outcome } from './fake-battleye-game.ts';
-
-export type Direction = 'to-server' | 'to-client';
-
-export interface DropRule {
-  direction: Direction;
-  match: (packet: ClientPacket | ServerPacket) => boolean;
-  times: number;
-}
-
-export interface CommandRecord {
-  /** The client's address:port. */
-  client: string;
-  seq: number;
-  text: string;
-  at: number;
-}
-
-export interface MessageRecord {
-  client: string;
-  seq: number;
-  text: string;
-  /** Times sent so far. */
-  sends: number;
-  acked: boolean;
-  at: number;
-}
-
-export interface FakeRecords {
-  logins: { client: string; ok: boolean; at: number }[];
-  /** Commands run: once per (session, sequence number), however often the client resent it. */
-  commands: CommandRecord[];
-  /** Resent commands, answered again from the reply kept. */
-  repeats: CommandRecord[];
-  keepAlives: { client: string; seq: number; at: number }[];
-  acks: { client: string; seq: number; at: number }[];
-  messages: MessageRecord[];
-  /** Datagrams lost on purpose. */
-  drops: { direction: Direction; packet: ClientPacket | ServerPacket; at: number }[];
-  /** Datagrams that were not well-formed client packets. */
-  malformed: number;
-}
+import type { FakeRecords, MessageRecord } from './fake-battleye-records.ts';
 
 export interface SessionOptions {
   splitBytes: number;
