@@ -5,51 +5,12 @@
 import { SeqWindow } from '../../src/agent/rcon/seq-window.ts';
 import type { ClientPacket, ServerPacket } from '../../src/agent/rcon/packet.ts';
 import type { Outcome } from './fake-battleye-game.ts';
-
-export type Direction = 'to-server' | 'to-client';
-
-export interface DropRule {
-  direction: Direction;
-  match: (packet: ClientPacket | ServerPacket) => boolean;
-  times: number;
-}
-
-export interface CommandRecord {
-  /** The client's address:port. */
-  client: string;
-  seq: number;
-  text: string;
-  at: number;
-}
-
-export interface MessageRecord {
-  client: string;
-  seq: number;
-  text: string;
-  /** Times sent so far. */
-  sends: number;
-  acked: boolean;
-  at: number;
-}
-
-export interface FakeRecords {
-  logins: { client: string; ok: boolean; at: number }[];
-  /** Commands run: once per (session, sequence number), however often the client resent it. */
-  commands: CommandRecord[];
-  /** Resent commands, answered again from the reply kept. */
-  repeats: CommandRecord[];
-  keepAlives: { client: string; seq: number; at: number }[];
-  acks: { client: string; seq: number; at: number }[];
-  messages: MessageRecord[];
-  /** Datagrams lost on purpose. */
-  drops: { direction: Direction; packet: ClientPacket | ServerPacket; at: number }[];
-  /** Datagrams that were not well-formed client packets. */
-  malformed: number;
-}
+import type { FakeRecords, MessageRecord } from './fake-battleye-records.ts';
 
 export interface SessionOptions {
   splitBytes: number;
   partOrder: 'in-order' | 'reverse' | 'shuffle';
+  partDelayMs: number;
   messageSends: number;
   messageResendMs: number;
   clientTimeoutMs: number;
@@ -72,6 +33,7 @@ export class FakeSession {
   private nextMessageSeq = 0;
   private lastCommandAt = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly partTimers = new Set<NodeJS.Timeout>();
   private ended = false;
 
   constructor(
@@ -109,7 +71,7 @@ export class FakeSession {
     const kept = this.kept.get(seq);
     if (this.seen.has(seq) && kept?.text.equals(text)) {
       this.records.repeats.push({ client: this.client, seq, text: text.toString('utf8'), at });
-      for (const p of kept.packets) this.hooks.send(p);
+      this.sendReply(kept.packets);
       return;
     }
     this.seen.add(seq);
@@ -117,7 +79,7 @@ export class FakeSession {
     const outcome = this.hooks.execute(text.toString('utf8'), this.adminId);
     const packets = this.split(seq, Buffer.from(outcome.reply, 'utf8'));
     this.kept.set(seq, { text, packets });
-    for (const p of packets) this.hooks.send(p);
+    this.sendReply(packets);
     if (outcome.shutdown) this.hooks.shutdown();
   }
 
@@ -146,6 +108,19 @@ export class FakeSession {
     clearTimeout(this.idleTimer);
     for (const { timer } of this.unacked.values()) clearTimeout(timer);
     this.unacked.clear();
+    for (const timer of this.partTimers) clearTimeout(timer);
+    this.partTimers.clear();
+  }
+
+  private sendReply(packets: ServerPacket[]): void {
+    packets.forEach((p, i) => {
+      if (this.options.partDelayMs === 0 || i === 0) return this.hooks.send(p);
+      const timer = setTimeout(() => {
+        this.partTimers.delete(timer);
+        if (!this.ended) this.hooks.send(p);
+      }, i * this.options.partDelayMs);
+      this.partTimers.add(timer);
+    });
   }
 
   private dropClient(): void {

@@ -16,11 +16,12 @@ import { decodeClientPacket, encodeServerPacket } from '../../src/agent/rcon/pac
 import type { ClientPacket, ServerPacket } from '../../src/agent/rcon/packet.ts';
 import { FakeGame } from './fake-battleye-game.ts';
 import type { JoinOptions } from './fake-battleye-game.ts';
+import { Losses, waitFor } from './fake-battleye-records.ts';
+import type { CommandRecord, Direction, FakeRecords } from './fake-battleye-records.ts';
 import { FakeSession } from './fake-battleye-session.ts';
-import type { Direction, DropRule, FakeRecords } from './fake-battleye-session.ts';
 
 export type { FakePlayer, JoinOptions } from './fake-battleye-game.ts';
-export type { CommandRecord, Direction } from './fake-battleye-session.ts';
+export type { CommandRecord, Direction, FakeRecords, MessageRecord } from './fake-battleye-records.ts';
 
 export interface FakeBattlEyeOptions {
   password: string;
@@ -30,6 +31,8 @@ export interface FakeBattlEyeOptions {
   splitBytes?: number;
   /** The order parts go out in (default in order). */
   partOrder?: 'in-order' | 'reverse' | 'shuffle';
+  /** Time between one part of a reply and the next (default 0: all at once), as on a slow link. */
+  partDelayMs?: number;
   /** Server messages: sent this many times in all (default 5) ... */
   messageSends?: number;
   /** ... this far apart (default 2000 ms); unacknowledged after the last wait, the client is dropped. */
@@ -45,7 +48,7 @@ export class FakeBattlEye {
   readonly game: FakeGame;
   private socket: Socket | undefined;
   private readonly sessions = new Map<string, FakeSession>();
-  private readonly rules: DropRule[] = [];
+  private readonly losses = new Losses(this.records);
   private readonly changes = new EventEmitter();
   private held: (() => void)[] | undefined;
   /** After `#shutdown`: nothing is answered any more, and the socket closes a moment later. */
@@ -60,7 +63,7 @@ export class FakeBattlEye {
 
   static async start(options: FakeBattlEyeOptions): Promise<FakeBattlEye> {
     const fake = new FakeBattlEye({
-      port: 0, splitBytes: 1400, partOrder: 'in-order', messageSends: 5, messageResendMs: 2000, clientTimeoutMs: 45_000, ...options,
+      port: 0, splitBytes: 1400, partOrder: 'in-order', partDelayMs: 0, messageSends: 5, messageResendMs: 2000, clientTimeoutMs: 45_000, ...options,
     });
     await fake.restart();
     return fake;
@@ -90,14 +93,14 @@ export class FakeBattlEye {
 
   /** Loses the next `count` datagrams going that way. */
   dropNext(direction: Direction, count = 1): void {
-    this.rules.push({ direction, match: () => true, times: count });
+    this.losses.add(direction, () => true, count);
   }
 
   /** Loses the first `times` datagrams going that way for which `match` is true. */
   dropWhen(direction: 'to-server', match: (p: ClientPacket) => boolean, times?: number): void;
   dropWhen(direction: 'to-client', match: (p: ServerPacket) => boolean, times?: number): void;
   dropWhen(direction: Direction, match: (p: never) => boolean, times = 1): void {
-    this.rules.push({ direction, match: match as DropRule['match'], times });
+    this.losses.add(direction, match as (p: ClientPacket | ServerPacket) => boolean, times);
   }
 
   /** Replies wait (commands are still run) until `releaseReplies()`. */
@@ -124,27 +127,10 @@ export class FakeBattlEye {
 
   /** Resolves with `probe()`'s first truthy value, checked now and after every change; rejects after `timeoutMs`. */
   waitFor<T>(probe: () => T | undefined | false | null, timeoutMs = 5000, what = 'a condition'): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const value = probe();
-        if (value === undefined || value === false || value === null) return;
-        done();
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`fake BattlEye: timed out after ${timeoutMs} ms waiting for ${what}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.changes.off('change', check);
-      };
-      this.changes.on('change', check);
-      check();
-    });
+    return waitFor(this.changes, probe, timeoutMs, what);
   }
 
-  waitForCommand(match: (c: FakeRecords['commands'][number]) => boolean, timeoutMs = 5000) {
+  waitForCommand(match: (c: CommandRecord) => boolean, timeoutMs = 5000): Promise<CommandRecord> {
     return this.waitFor(() => this.records.commands.find(match), timeoutMs, 'a command');
   }
 
@@ -186,7 +172,7 @@ export class FakeBattlEye {
       this.records.malformed++;
       return;
     }
-    if (this.dropped('to-server', packet)) return;
+    if (this.losses.dropped('to-server', packet)) return;
     const key = `${address}:${port}`;
     if (packet.type === 'login') {
       this.sessions.get(key)?.end();
@@ -214,7 +200,7 @@ export class FakeBattlEye {
   }
 
   private send(address: string, port: number, packet: ServerPacket): void {
-    if (this.dropped('to-client', packet)) return;
+    if (this.losses.dropped('to-client', packet)) return;
     const go = () => {
       try {
         this.socket?.send(encodeServerPacket(packet), port, address);
@@ -222,13 +208,5 @@ export class FakeBattlEye {
     };
     if (this.held && (packet.type === 'reply' || packet.type === 'reply-part')) this.held.push(go);
     else go();
-  }
-
-  private dropped(direction: Direction, packet: ClientPacket | ServerPacket): boolean {
-    const rule = this.rules.find((r) => r.direction === direction && r.times > 0 && r.match(packet as never));
-    if (!rule) return false;
-    rule.times--;
-    this.records.drops.push({ direction, packet, at: Date.now() });
-    return true;
   }
 }

