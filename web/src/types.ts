@@ -19,7 +19,6 @@ export interface ManagedServer {
   name: string;
   banFilePath: string | null;
   priorityFilePath: string | null;
-  restartCommand: string | null;
   createdAt: string;
   online: boolean;
   lastSeenAt: string | null;
