@@ -1,6 +1,6 @@
 // One server: its state, the chart of players and fps over the last 24 hours, the actions its agent
 // carries out (servers.control), the online players (with Kick), its ban list as synced, the command
-// history, the leaderboard (sorting, paging) and the killfeed ("load older").
+// history and the restart schedule, the leaderboard (sorting, paging) and the killfeed ("load older").
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
 import { MetricsChart } from '../chart.tsx';
@@ -11,6 +11,7 @@ import type { Kill, LeaderboardEntry, ManagedServer, MetricsPage, MetricsSample,
 import { ServerActions } from './server-actions.tsx';
 import { CommandHistory } from './server-commands.tsx';
 import { OnlinePlayers } from './server-players.tsx';
+import { RestartScheduleSection } from './server-schedule.tsx';
 
 const dayMs = 24 * 3600_000;
 
@@ -41,6 +42,7 @@ export function ServerPage({ params }: { params: Record<string, string> }) {
         <BanList serverId={s.id} />
       </div>
       <CommandHistory serverId={s.id} round={commandsRound} />
+      <RestartScheduleSection serverId={s.id} control={control} />
       <Leaderboard serverId={s.id} />
       <Killfeed serverId={s.id} />
     </>
