@@ -1,7 +1,8 @@
 // In a real Chromium: adding a server shows its ingest token once with the agent's command line for
-// it; the server page shows its state, the chart of the last 24 hours, online players, the sorted
-// and paged leaderboard and the killfeed with "load older"; editing, a new token (the old one
-// stops) and revoking; an API key minted on Account -> API keys reads the Data API until revoked.
+// it (its RCon flags, and how to turn RCon on); the server page shows its state, the chart of the
+// last 24 hours, online players, the sorted and paged leaderboard and the killfeed with "load
+// older"; editing, a new token (the old one stops) and revoking; an API key minted on Account ->
+// API keys reads the Data API until revoked.
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
@@ -29,9 +30,17 @@ test('add a server: its token once, the agent command for it; the server page wi
   t.regex(token, /^svci_/);
   const serverId = await page.getByRole('link', { name: 'Chernarus #1' }).getAttribute('href').then((h) => h!.split('/').pop()!);
   const command = await page.getByTestId('agent-command').innerText();
-  t.is(command, `npm run agent -- --url ${base} --server ${serverId} --token ${token} \\\n  --logs /home/dayz/serverprofile --files /home/dayz/serverprofile`);
+  t.is(command, `npm run agent -- --url ${base} --server ${serverId} --token ${token} \\\n  --logs /home/dayz/serverprofile --files /home/dayz/serverprofile \\\n`
+    + '  --rcon-port 2305 --rcon-password-file /home/dayz/serverprofile/BattlEye/rcon-password.txt');
+  // The password file follows the profile folder until a path of its own is typed; the port is the one given.
   await page.getByLabel('Server profile folder').fill('/srv/dayz/profile');
-  t.regex(await page.getByTestId('agent-command').innerText(), /--logs \/srv\/dayz\/profile --files \/srv\/dayz\/profile$/);
+  await page.getByLabel('RCon port').fill('2405');
+  t.regex(await page.getByTestId('agent-command').innerText(),
+    /--logs \/srv\/dayz\/profile --files \/srv\/dayz\/profile \\\n {2}--rcon-port 2405 --rcon-password-file \/srv\/dayz\/profile\/BattlEye\/rcon-password\.txt$/);
+  await page.getByLabel('RCon password file').fill('/etc/dayz agent/rcon');
+  await page.getByLabel('Server profile folder').fill('/srv/other');
+  t.regex(await page.getByTestId('agent-command').innerText(), /--logs \/srv\/other --files \/srv\/other \\\n {2}--rcon-port 2405 --rcon-password-file '\/etc\/dayz agent\/rcon'$/);
+  t.regex(await page.locator('.secret').innerText(), /RConPassword .+\nRConPort 2405\nRestrictRCon 0/);
   t.true(await page.getByRole('button', { name: 'Copy the command' }).isVisible());
   await page.getByRole('button', { name: 'I have copied it' }).click();
   t.false(await page.getByTestId('secret-value').isVisible(), 'the token is gone from the page');
@@ -118,10 +127,11 @@ test('edit a server, give it a new ingest token (the old one stops), revoke it',
   await page.getByRole('row').filter({ hasText: 'Old name' }).getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('region', { name: 'Edit Old name' });
   await edit.getByLabel('Name').fill('Deer Isle');
-  await edit.getByLabel('Restart command (optional)').fill('systemctl restart dayz');
+  t.is(await edit.getByLabel('Restart command (optional)').count(), 0, 'restarts go through the agent now');
+  t.true(await edit.getByLabel('Ban file path (optional)').isVisible(), "the network operator's owner may name file paths");
   await edit.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Deer Isle saved.' }).waitFor();
-  t.like((await call(env, owner, 'get', `/api/servers/${serverId}`)).body, { name: 'Deer Isle', restartCommand: 'systemctl restart dayz' });
+  t.like((await call(env, owner, 'get', `/api/servers/${serverId}`)).body, { name: 'Deer Isle', banFilePath: null, priorityFilePath: null });
 
   const row = page.getByRole('row').filter({ hasText: 'Deer Isle' });
   await row.getByRole('button', { name: 'New ingest token' }).click();

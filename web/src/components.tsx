@@ -28,6 +28,8 @@ interface InputProps {
   max?: number;
   name?: string;
   multiline?: boolean;
+  /** The id of a datalist offering values as one types. */
+  list?: string;
 }
 
 export function TextField(p: InputProps) {
@@ -42,7 +44,7 @@ export function TextField(p: InputProps) {
       <label for={id}>{p.label}</label>
       {p.multiline
         ? <textarea {...common} maxLength={p.maxLength} />
-        : <input {...common} type={p.type ?? 'text'} pattern={p.pattern} autoComplete={p.autoComplete} minLength={p.minLength} maxLength={p.maxLength} min={p.min} max={p.max} />}
+        : <input {...common} type={p.type ?? 'text'} list={p.list} pattern={p.pattern} autoComplete={p.autoComplete} minLength={p.minLength} maxLength={p.maxLength} min={p.min} max={p.max} />}
       {p.hint && <span class="hint" id={hintId}>{p.hint}</span>}
     </div>
   );

@@ -5,6 +5,9 @@ const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '
 
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 export const formatTime = (ms: number) => timeOnly.format(new Date(ms));
+/** "Sun 15:00": an instant as a clock in another zone (a server's) reads it, 24-hour like the schedule's times. */
+export const formatInZone = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 /** "just now", "5 minutes ago", "in 3 days". */
 export function relative(iso: string, nowMs = Date.now()): string {

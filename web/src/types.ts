@@ -19,7 +19,6 @@ export interface ManagedServer {
   name: string;
   banFilePath: string | null;
   priorityFilePath: string | null;
-  restartCommand: string | null;
   createdAt: string;
   online: boolean;
   lastSeenAt: string | null;
@@ -30,6 +29,42 @@ export interface ManagedServer {
 }
 
 export interface OnlinePlayer { platformId: string; name: string }
+
+export interface RestartParams { delaySeconds: number; message: string | null }
+export interface MessageParams { text: string }
+export interface KickParams { platformId: string; reason: string | null }
+export type CommandStatus = 'pending' | 'sent' | 'done' | 'failed' | 'expired';
+
+/** A command for a server's agent (schemas/server-command.json); `kind` tells its params apart. */
+export type ServerCommand = ({ kind: 'restart'; params: RestartParams } | { kind: 'message'; params: MessageParams } | { kind: 'kick'; params: KickParams }) & {
+  id: string;
+  serverId: string;
+  status: CommandStatus;
+  requestedBy: { type: 'user' | 'chat' | 'system'; id: string | null; name: string | null };
+  createdAt: string;
+  expiresAt: string;
+  sentAt: string | null;
+  /** A taken restart: when the server shuts down. */
+  dueAt: string | null;
+  /** Seconds from the answer to dueAt (negative once past). */
+  dueInSeconds: number | null;
+  finishedAt: string | null;
+  detail: string | null;
+};
+
+export interface CommandPage { commands: ServerCommand[]; nextCursor: string | null }
+
+export interface RestartSchedule {
+  enabled: boolean;
+  timeZone: string;
+  /** HH:MM, 24-hour, in timeZone, sorted. */
+  times: string[];
+  warningSeconds: number;
+  message: string | null;
+  /** The next shutdown; null when disabled. */
+  nextAt: string | null;
+  updatedAt: string;
+}
 
 export interface LeaderboardEntry {
   rank: number;

@@ -1,17 +1,27 @@
-// One server: its state, the chart of players and fps over the last 24 hours, the online players,
-// the leaderboard (sorting, paging), the killfeed ("load older") and its ban list as synced.
+// One server: its state, the chart of players and fps over the last 24 hours, the actions its agent
+// carries out (servers.control), the online players (with Kick), its ban list as synced, the command
+// history and the restart schedule, the leaderboard (sorting, paging) and the killfeed ("load older").
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
 import { MetricsChart } from '../chart.tsx';
 import { Badge, DateText, ErrorText, Loading, PageTitle, SelectField, Table, TimeAgo, useAction, useLoad } from '../components.tsx';
 import { formatCount, formatFps, pageCaption, playTime } from '../format.ts';
-import type { Kill, LeaderboardEntry, ManagedServer, MetricsPage, MetricsSample, OnlinePlayer, SyncedBan } from '../types.ts';
+import { useSession } from '../session.tsx';
+import type { Kill, LeaderboardEntry, ManagedServer, MetricsPage, MetricsSample, SyncedBan } from '../types.ts';
+import { ServerActions } from './server-actions.tsx';
+import { CommandHistory } from './server-commands.tsx';
+import { OnlinePlayers } from './server-players.tsx';
+import { RestartScheduleSection } from './server-schedule.tsx';
 
 const dayMs = 24 * 3600_000;
 
 export function ServerPage({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const server = useLoad(() => api<ManagedServer>('GET', `/api/servers/${encodeURIComponent(id)}`), [id]);
+  const control = useSession().can('servers.control');
+  // Moves on after each command given on the page, so the history shows it at once.
+  const [commandsRound, setCommandsRound] = useState(0);
+  const queued = () => setCommandsRound((r) => r + 1);
   if (server.error) return <><PageTitle>Server</PageTitle><ErrorText error={server.error} /></>;
   if (!server.data) return <><PageTitle>Server</PageTitle><Loading what="the server" /></>;
   const s = server.data;
@@ -26,10 +36,13 @@ export function ServerPage({ params }: { params: Record<string, string> }) {
         <div><dt>Last seen</dt><dd><TimeAgo iso={s.lastSeenAt} /></dd></div>
       </dl>
       <Chart serverId={s.id} />
+      {control && <ServerActions serverId={s.id} serverName={s.name} onQueued={queued} />}
       <div class="grid2">
-        <OnlinePlayers serverId={s.id} />
+        <OnlinePlayers serverId={s.id} control={control} onQueued={queued} />
         <BanList serverId={s.id} />
       </div>
+      <CommandHistory serverId={s.id} round={commandsRound} />
+      <RestartScheduleSection serverId={s.id} control={control} />
       <Leaderboard serverId={s.id} />
       <Killfeed serverId={s.id} />
     </>
@@ -57,23 +70,6 @@ function Chart({ serverId }: { serverId: string }) {
       <h2 id="chart-title">Players and FPS, last 24 hours</h2>
       <ErrorText error={data.error} />
       {data.data ? <MetricsChart samples={data.data} fromMs={toMs - dayMs} toMs={toMs} /> : !data.error && <Loading what="the chart" />}
-    </section>
-  );
-}
-
-function OnlinePlayers({ serverId }: { serverId: string }) {
-  const online = useLoad(() => api<{ players: OnlinePlayer[]; count: number }>('GET', `/api/servers/${serverId}/players`), [serverId]);
-  return (
-    <section aria-labelledby="online-title">
-      <h2 id="online-title">Online players{online.data ? ` (${online.data.count})` : ''}</h2>
-      <ErrorText error={online.error} />
-      {online.data && (
-        <Table caption="Players active in the last 90 seconds" head={['Name', 'Player id']} empty={online.data.count === 0 && 'Nobody is online.'}>
-          {online.data.players.map((p) => (
-            <tr key={p.platformId}><td>{p.name}</td><td><a class="mono" href={`/p/${encodeURIComponent(p.platformId)}`}>{p.platformId}</a></td></tr>
-          ))}
-        </Table>
-      )}
     </section>
   );
 }

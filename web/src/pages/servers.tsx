@@ -2,44 +2,35 @@
 // ingest token (shown once, with the agent's command line filled in for that server).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, ConfirmButton, CopyButton, ErrorText, Loading, Notice, PageTitle, SecretBox, Table, TextField, TimeAgo, useAction, useLoad } from '../components.tsx';
+import { Badge, ConfirmButton, ErrorText, Loading, Notice, PageTitle, SecretBox, Table, TextField, TimeAgo, useAction, useLoad } from '../components.tsx';
 import { formatCount, formatFps } from '../format.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import type { ManagedServer } from '../types.ts';
+import { AgentCommand } from './agent-command.tsx';
 
-/** The agent's command line for one server, as the README's "Connect your DayZ server" gives it. */
-function AgentCommand({ serverId, token }: { serverId: string; token: string }) {
-  const [profile, setProfile] = useState('/home/dayz/serverprofile');
-  const folder = /\s/.test(profile) ? `'${profile.replaceAll("'", "'\\''")}'` : profile;
-  const command = `npm run agent -- --url ${location.origin} --server ${serverId} --token ${token} \\\n  --logs ${folder} --files ${folder}`;
-  return (
-    <div>
-      <h4>Connect the game server</h4>
-      <p>Run the agent beside the DayZ server, in a copy of this project. It reads the admin logs (<code>*.ADM</code>) of the
-        server's profile folder and keeps <code>ban.txt</code> and <code>priority.txt</code> there.</p>
-      <TextField label="Server profile folder" value={profile} onInput={setProfile} hint="The -profiles= folder of the DayZ server's command line." />
-      <code class="block" data-testid="agent-command">{command}</code>
-      <CopyButton text={command} label="Copy the command" />
-    </div>
-  );
-}
-
-interface ServerForm { name: string; banFilePath: string; priorityFilePath: string; restartCommand: string }
-const emptyForm: ServerForm = { name: '', banFilePath: '', priorityFilePath: '', restartCommand: '' };
-const body = (f: ServerForm) => ({
-  name: f.name.trim(), banFilePath: f.banFilePath.trim() || null, priorityFilePath: f.priorityFilePath.trim() || null, restartCommand: f.restartCommand.trim() || null,
+interface ServerForm { name: string; banFilePath: string; priorityFilePath: string }
+const emptyForm: ServerForm = { name: '', banFilePath: '', priorityFilePath: '' };
+/**
+ * What the form sends. File paths on the service's host are the network operator's alone: others
+ * never send them, so saving a name keeps the paths the operator set.
+ */
+const body = (f: ServerForm, filePaths: boolean) => ({
+  name: f.name.trim(), ...(filePaths ? { banFilePath: f.banFilePath.trim() || null, priorityFilePath: f.priorityFilePath.trim() || null } : {}),
 });
 
-function ServerFields({ form, set }: { form: ServerForm; set: (f: ServerForm) => void }) {
+function ServerFields({ form, set, filePaths }: { form: ServerForm; set: (f: ServerForm) => void; filePaths: boolean }) {
   return (
     <div class="grid2">
       <TextField label="Name" value={form.name} onInput={(name) => set({ ...form, name })} required maxLength={100} />
-      <TextField label="Ban file path (optional)" value={form.banFilePath} onInput={(banFilePath) => set({ ...form, banFilePath })}
-        hint="Where this host writes the server's ban.txt; leave empty when the agent pulls it." />
-      <TextField label="Priority file path (optional)" value={form.priorityFilePath} onInput={(priorityFilePath) => set({ ...form, priorityFilePath })} />
-      <TextField label="Restart command (optional)" value={form.restartCommand} onInput={(restartCommand) => set({ ...form, restartCommand })}
-        hint="Run after the files are synced when someone restarts the server from here." />
+      {filePaths && (
+        <>
+          <TextField label="Ban file path (optional)" value={form.banFilePath} onInput={(banFilePath) => set({ ...form, banFilePath })}
+            hint="A ban.txt this service writes on its own host, inside the operator's GAME_FILES_DIR. Communities keep theirs on the game host through the agent's --files." />
+          <TextField label="Priority file path (optional)" value={form.priorityFilePath} onInput={(priorityFilePath) => set({ ...form, priorityFilePath })}
+            hint="A priority.txt on this service's host, likewise; leave both empty when the agent keeps the files." />
+        </>
+      )}
     </div>
   );
 }
@@ -47,6 +38,7 @@ function ServerFields({ form, set }: { form: ServerForm; set: (f: ServerForm) =>
 export function ServersPage() {
   const { can } = useSession();
   const manage = can('servers.manage');
+  const filePaths = can('accounts.manage');
   const list = useLoad(() => api<{ servers: ManagedServer[] }>('GET', '/api/servers'), []);
   const [form, setForm] = useState<ServerForm>(emptyForm);
   const [shown, setShown] = useState<{ title: string; serverId: string; token: string } | null>(null);
@@ -58,7 +50,7 @@ export function ServersPage() {
   const create = (e: Event) => {
     e.preventDefault();
     void add.run(async () => {
-      const res = await api<{ server: ManagedServer; ingestToken: string }>('POST', '/api/servers', body(form));
+      const res = await api<{ server: ManagedServer; ingestToken: string }>('POST', '/api/servers', body(form, filePaths));
       setShown({ title: `Ingest token of ${res.server.name}`, serverId: res.server.id, token: res.ingestToken });
       setForm(emptyForm);
       list.reload();
@@ -121,7 +113,7 @@ export function ServersPage() {
         <section class="panel" aria-labelledby="add-server">
           <h2 id="add-server">Add a server</h2>
           <form onSubmit={create}>
-            <ServerFields form={form} set={setForm} />
+            <ServerFields form={form} set={setForm} filePaths={filePaths} />
             <ErrorText error={add.error} />
             <button class="primary" type="submit" disabled={add.busy}>Add server</button>
           </form>
@@ -132,14 +124,13 @@ export function ServersPage() {
 }
 
 function EditServer({ server, onClose }: { server: ManagedServer; onClose: (saved?: string) => void }) {
-  const [form, setForm] = useState<ServerForm>({
-    name: server.name, banFilePath: server.banFilePath ?? '', priorityFilePath: server.priorityFilePath ?? '', restartCommand: server.restartCommand ?? '',
-  });
+  const filePaths = useSession().can('accounts.manage');
+  const [form, setForm] = useState<ServerForm>({ name: server.name, banFilePath: server.banFilePath ?? '', priorityFilePath: server.priorityFilePath ?? '' });
   const save = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
     void save.run(async () => {
-      const saved = await api<ManagedServer>('PATCH', `/api/servers/${server.id}`, body(form));
+      const saved = await api<ManagedServer>('PATCH', `/api/servers/${server.id}`, body(form, filePaths));
       onClose(saved.name);
     });
   };
@@ -149,7 +140,7 @@ function EditServer({ server, onClose }: { server: ManagedServer; onClose: (save
     <section class="panel" aria-labelledby="edit-server">
       <h2 id="edit-server" ref={heading} tabIndex={-1}>Edit {server.name}</h2>
       <form onSubmit={submit}>
-        <ServerFields form={form} set={setForm} />
+        <ServerFields form={form} set={setForm} filePaths={filePaths} />
         <ErrorText error={save.error} />
         <div class="actions">
           <button class="primary" type="submit" disabled={save.busy}>Save</button>
