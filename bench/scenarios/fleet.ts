@@ -64,7 +64,7 @@ function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
  * The fleet's servers, made by the first run and reused by later ones (with new tokens): a run that
  * registered 2,500 more servers each time would grow what every later run rebuilds and reconciles.
  */
-async function fleetServers(deps: Deps): Promise<FleetServer[]> {
+export async function fleetServers(deps: Deps): Promise<FleetServer[]> {
   // A community of their own: the bench community's server list (a measured controller route) stays its two servers.
   const fleetAccount = await loadAccount(deps);
   const known = new Map((await listServerRecords(deps.db, fleetAccount)).map((s) => [s.name, s.id]));

@@ -8,6 +8,7 @@ import { fleetScenario } from './fleet.ts';
 import { agentScenario } from './agent.ts';
 import { gameFilesScenario } from './game-files.ts';
 import { trustScenario } from './trust.ts';
+import { commandsScenario } from './commands.ts';
 
 export const scenarios: Scenario[] = [
   onlinePlayersScenario,
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   agentScenario,
   gameFilesScenario,
   trustScenario,
+  commandsScenario,
 ];

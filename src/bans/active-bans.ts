@@ -1,4 +1,4 @@
-// The bans in force on a server as its agent holds them (DESIGN 16, live enforcement): every id
+// The bans in force on a server as its agent holds them, for live enforcement: every id
 // form known, so the agent matches a joining player by the BattlEye GUID it verifies, or by the id
 // the admin log names. One rendering per request, tagged by its content: an agent asking again with
 // the tag it holds gets a 304 and no body.
