@@ -83,6 +83,11 @@ export class Agent {
     this.sender = new Sender({ ...opts, hardStop: this.hardStop.signal, onAck: (progress) => this.acknowledged(progress) });
   }
 
+  /** The live hands on the game host while the agent follows the logs (undefined with --once). */
+  get gameHost(): GameHost | undefined {
+    return this.host;
+  }
+
   report(): AgentReport {
     const live = { ...this.counts };
     for (const f of this.followers.values()) for (const k of Object.keys(live) as (keyof ReaderCounts)[]) live[k] += f.reader.counts[k];

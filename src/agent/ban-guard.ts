@@ -1,7 +1,8 @@
 // Kicks a banned player the moment the game names them: BattlEye's GUID message as they join (the
 // GUID of a Steam64 ban), the admin log's connect line (a DayZ ID or console ban, matched to their
-// RCon seat by name), and, whenever the list of bans changes, everyone on the server at once. Each
-// seat is kicked once for a ban; the kick says "Banned: <reason>".
+// RCon seat by name), and, whenever the list of bans changes, everyone on the server at once. A seat
+// is kicked once since its latest join (a player list read just before a kick is not acted on
+// twice); the kick says "Banned: <reason>".
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 import type { WireEvent } from '../ingest/events.ts';
 import type { ActiveBans, HeldBan } from './active-bans.ts';
@@ -14,16 +15,10 @@ import type { AgentLog } from './sender.ts';
 const liveConnectMs = 60_000;
 
 export class BanGuard {
-  /** "<seat>:<banId>" of kicks sent, so a resent message or a second sighting kicks once. */
-  private readonly kicked = new Set<string>();
-
   constructor(private readonly rcon: GameRcon, private readonly bans: ActiveBans, private readonly log: AgentLog, private readonly now: () => number) {}
 
   onRconMessage(message: ServerMessage): void {
-    if (message.type !== 'guid' && message.type !== 'verified') {
-      if (message.type === 'disconnected' || message.type === 'kicked') this.forgetSeat(message.number);
-      return;
-    }
+    if (message.type !== 'guid' && message.type !== 'verified') return;
     const ban = this.bans.find(message.guid);
     if (ban) void this.kick(message.number, message.name, ban, 'BattlEye named their GUID');
   }
@@ -45,21 +40,13 @@ export class BanGuard {
     }
   }
 
+  /** Kicks the seat (once since its latest join, whoever else asked: GameRcon keeps count). */
   private async kick(number: number, name: string, ban: HeldBan, why: string): Promise<void> {
-    const key = `${number}:${ban.banId}`;
-    if (this.kicked.has(key)) return;
-    this.kicked.add(key);
     try {
-      await this.rcon.kick(number, ban.kickReason);
-      this.log.info({ seat: number, name, banId: ban.banId, why }, 'banned player kicked');
+      if (await this.rcon.kick(number, ban.kickReason)) this.log.info({ seat: number, name, banId: ban.banId, why }, 'banned player kicked');
     } catch (err) {
-      this.kicked.delete(key);
       this.log.warn({ seat: number, banId: ban.banId, err: (err as Error).message }, 'banned player not kicked');
     }
-  }
-
-  private forgetSeat(number: number): void {
-    for (const key of this.kicked) if (key.startsWith(`${number}:`)) this.kicked.delete(key);
   }
 }
 

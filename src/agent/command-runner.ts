@@ -83,8 +83,8 @@ export class CommandRunner {
     const logName = this.hands.logPlayers.nameOf(params.platformId) ?? (isSteam64(params.platformId) ? this.hands.logPlayers.nameOf(dayzIdOf(params.platformId)) : undefined);
     const seat = players.find((p) => guid !== undefined && p.guid === guid) ?? (logName === undefined ? undefined : rcon.seatNamed(logName));
     if (!seat) return { status: 'done', detail: notPresentDetail };
-    await rcon.kick(seat.number, params.reason ?? 'Kicked by an admin');
-    return { status: 'done', detail: `kicked ${seat.name} (#${seat.number})` };
+    const kicked = await rcon.kick(seat.number, params.reason ?? 'Kicked by an admin');
+    return { status: 'done', detail: kicked ? `kicked ${seat.name} (#${seat.number})` : `${seat.name} (#${seat.number}) was kicked already` };
   }
 
   private async restart(command: CommandView): Promise<CommandResult> {

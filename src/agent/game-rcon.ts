@@ -25,12 +25,15 @@ export class GameRcon {
   private readonly seats = new Map<number, RconSeat>();
   private readonly client: RconClient;
   private loggedInOnce = false;
+  /** Seats kicked since their latest join: whoever asks (a command, a ban on join, a sweep), a seat is kicked once. */
+  private readonly kicked = new Set<number>();
 
   constructor(settings: { host: string; port: number; password: string }, log: RconLog, client?: RconClient) {
     this.client = client ?? new RconClient({ ...settings, log });
     this.client.on('message', (text) => this.track(parseServerMessage(text)));
     this.client.on('login', () => {
       this.seats.clear();
+      this.kicked.clear();
       this.loggedInOnce = true;
     });
   }
@@ -80,8 +83,17 @@ export class GameRcon {
     return this.client.command(`say -1 ${oneLine(text)}`);
   }
 
-  kick(number: number, reason: string): Promise<string> {
-    return this.client.command(`kick ${number} ${oneLine(reason)}`);
+  /** Kicks the player on the seat, unless it was kicked since its latest join; false when it was. */
+  async kick(number: number, reason: string): Promise<boolean> {
+    if (this.kicked.has(number)) return false;
+    this.kicked.add(number);
+    try {
+      await this.client.command(`kick ${number} ${oneLine(reason)}`);
+      return true;
+    } catch (err) {
+      this.kicked.delete(number);
+      throw err;
+    }
   }
 
   lock(): Promise<string> {
@@ -95,6 +107,8 @@ export class GameRcon {
   private track(message: ServerMessage): void {
     switch (message.type) {
       case 'connected':
+        // Someone new on the seat: a list read before may be stale, but this player was never kicked.
+        this.kicked.delete(message.number);
         this.seats.set(message.number, { number: message.number, name: playerName(message.name) });
         break;
       case 'guid':

@@ -81,6 +81,14 @@ async function rig(t: ExecutionContext, over: Partial<AgentOptions> = {}, withRc
   return { c, fake, logs, agent, stop, running };
 }
 
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const kicks = (fake: FakeBattlEye) => fake.records.commands.filter((r) => r.text.startsWith('kick '));
 
 async function commandState(t: ExecutionContext, c: Community, id: string, status: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
@@ -105,7 +113,8 @@ test('a ban kicks the player from the server at once, with "Banned: <reason>"; t
   // The bench measures the latency (p99 under 2 s); here, on a machine the whole suite shares, only that it is prompt.
   t.true(kick.at - made < 5000, `kicked ${kick.at - made} ms after the ban`);
   const [command] = (await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands`)).body.commands;
-  t.like(await commandState(t, c, command.id, 'done'), { detail: `kicked Cheater (#${seat})` });
+  // The kick command kicks, or finds the seat kicked by the agent's own ban guard a moment before.
+  t.regex(String((await commandState(t, c, command.id, 'done')).detail), new RegExp(`^(kicked Cheater \\(#${seat}\\)|Cheater \\(#${seat}\\) was kicked already)$`));
 
   const absent = await api(t, env, c.owner, 'post', '/api/bans', { platformId: steam() });
   const [second] = (await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands?limit=1`)).body.commands;
@@ -114,13 +123,12 @@ test('a ban kicks the player from the server at once, with "Banned: <reason>"; t
   t.is(kicks(fake).length, 1);
 });
 
-test('a banned player who joins is kicked at BattlEye\'s GUID message, within a second; once, though the message is resent', async (t) => {
-  const { c, fake } = await rig(t);
+test('a banned player who joins is kicked at BattlEye\'s GUID message, promptly and once, though the message is resent', async (t) => {
+  const { c, fake, agent } = await rig(t);
   const player = steam();
   await createBan(env.deps, c.accountId, { platformId: player, reason: 'wallhack' }, { type: 'user', id: null, name: 'admin' });
   // The agent holds the ban (the kick command's arrival makes it refresh the list at once).
-  await fake.waitFor(() => fake.records.commands.some((r) => r.text === 'players'), 5000, 'the ban kick looked for the player');
-  await new Promise((r) => setTimeout(r, 300));
+  await until(() => !!agent.gameHost?.bans.find(battleyeGuidOf(player)));
   fake.dropWhen('to-server', (p) => p.type === 'ack', 1);
   const joined = Date.now();
   const seat = fake.join({ name: 'Returning cheater', guid: battleyeGuidOf(player) });
@@ -132,11 +140,10 @@ test('a banned player who joins is kicked at BattlEye\'s GUID message, within a 
 });
 
 test('a DayZ-ID ban kicks the player when the admin log names them as connected (matched to their RCon seat by name)', async (t) => {
-  const { c, fake, logs } = await rig(t);
+  const { c, fake, logs, agent } = await rig(t);
   const dayzId = dayzIdOf(steam());
   await createBan(env.deps, c.accountId, { platformId: dayzId, reason: 'duping' }, { type: 'user', id: null, name: 'admin' });
-  await fake.waitFor(() => fake.records.commands.some((r) => r.text === 'players'), 5000, 'the ban kick looked for the player');
-  await new Promise((r) => setTimeout(r, 300));
+  await until(() => !!agent.gameHost?.bans.find(dayzId));
   const seat = fake.join({ name: 'Duper', guid: battleyeGuidOf(steam()) });
   const now = new Date(Date.now());
   const hms = now.toISOString().slice(11, 19);
@@ -170,7 +177,7 @@ test('a restart: warnings at 300, 120, 60, 30, 10 s with the message, the lock a
 });
 
 test('message and kick commands go through RCon; a kick finds the player by the name the log gives their DayZ ID', async (t) => {
-  const { c, fake, logs } = await rig(t);
+  const { c, fake, logs, agent } = await rig(t);
   const dayzId = dayzIdOf(steam());
   await appendFile(join(logs, 'server.ADM'), `08:01:00 | Player "Survivor Ann" is connected (id=${dayzId})\n`);
   const seat = fake.join({ name: 'Survivor Ann', guid: battleyeGuidOf(steam()) });
@@ -178,7 +185,7 @@ test('message and kick commands go through RCon; a kick finds the player by the 
   t.like(await commandState(t, c, message.body.id, 'done'), { detail: 'sent to every player' });
   t.true(fake.records.commands.some((r) => r.text === 'say -1 Привет, выжившие'));
   // The log's connect line must have been read before the kick looks the name up.
-  await new Promise((r) => setTimeout(r, 300));
+  await until(() => agent.gameHost?.logPlayers.idOf('Survivor Ann') === dayzId);
   const kick = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/kick`, { platformId: dayzId, reason: 'AFK' });
   t.like(await commandState(t, c, kick.body.id, 'done'), { detail: `kicked Survivor Ann (#${seat})` });
   t.true(fake.records.commands.some((r) => r.text === `kick ${seat} AFK`));

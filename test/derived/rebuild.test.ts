@@ -146,10 +146,12 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   const a = await seeded(t);
   const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
   t.deepEqual(jobs.map((j) => j.name).sort(), [
+    'expire-server-commands',
     'expire-trust-entries',
     'game-files',
     'keep-event-claims',
     'prune-metrics-samples',
+    'queue-scheduled-restarts',
     'reconcile-derived-state',
   ]);
   await rebuildDerivedState(env.deps);
