@@ -148,6 +148,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   t.deepEqual(jobs.map((j) => j.name).sort(), [
     'expire-trust-entries',
     'game-files',
+    'game-files-expiry',
     'keep-event-claims',
     'prune-metrics-samples',
     'reconcile-derived-state',
