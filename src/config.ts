@@ -1,6 +1,8 @@
 // Reads the environment once, validates every value, and turns it into the typed Config.
 // Nothing else in the service reads process.env or Deno.env.
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { isAbsolute, parse, resolve } from 'node:path';
 import { trustSigningKeysFrom } from './trust/signing-keys.ts';
 import { storeProductsFrom } from './store-webhook/products.ts';
 import type { StoreProducts } from './store-webhook/products.ts';
@@ -41,6 +43,13 @@ export interface Config {
   trustedProxies: string[];
   controllerRateLimit: boolean;
   mapTilesDir: string;
+  /**
+   * The only folder of the service's host where servers' game files may be (DESIGN 16): set by the
+   * operator, absolute. Without it no server's file on this host is read or written.
+   */
+  gameFilesDir: string | undefined;
+  /** How long one server's file sync may take before it counts as failed (the others never wait on it). */
+  gameFileSyncTimeoutMs: number;
   chat: {
     /** HMAC key the chat bot signs its calls with; without it, no call verifies. */
     signingSecret: string | undefined;
@@ -94,6 +103,8 @@ const envSchema = {
     SESSION_TTL_MINUTES: int(720, 5, 60 * 24 * 30),
     TRUSTED_PROXIES: { type: 'string', pattern: '^[0-9a-fA-F.:/, ]*$', default: '' },
     MAP_TILES_DIR: { type: 'string', minLength: 1, default: 'fixtures/tiles' },
+    GAME_FILES_DIR: { type: 'string', minLength: 1, maxLength: 1000 },
+    GAME_FILE_SYNC_TIMEOUT_MS: int(10_000, 100, 600_000),
     INGEST_BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     AUTH_CACHE_MS: int(5000, 1, 60_000),
     PAGE_CACHE_MS: int(1000, 1, 60_000),
@@ -143,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   problems.push(...store.problems);
   const trustKeys = trustSigningKeysFrom(v.TRUST_SIGNING_KEY as string | undefined, v.TRUST_SIGNING_KEY_FILE as string | undefined);
   problems.push(...trustKeys.problems);
+  const gameFilesDir = gameFilesDirFrom(v.GAME_FILES_DIR as string | undefined, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: v.NODE_ENV as Config['env'],
@@ -175,6 +187,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedProxies,
     controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
     mapTilesDir: v.MAP_TILES_DIR as string,
+    gameFilesDir,
+    gameFileSyncTimeoutMs: v.GAME_FILE_SYNC_TIMEOUT_MS as number,
     trustSigningKeys: trustKeys.keys,
     trustIssuer: v.TRUST_ISSUER as string,
     chat: {
@@ -198,4 +212,31 @@ function addressList(value: unknown, name: string, problems: string[]): string[]
     if (!ipaddr.isValidCIDR(entry) && !ipaddr.isValid(entry)) problems.push(`${name}: "${entry}" is not an address or CIDR range`);
   }
   return entries;
+}
+
+/**
+ * GAME_FILES_DIR: an absolute folder that exists, never the root of the file system (that would
+ * confine nothing). Kept normalised (no trailing slash, no `.` or `..` parts).
+ */
+function gameFilesDirFrom(value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  const where = `GAME_FILES_DIR=${JSON.stringify(value)}`;
+  if (!isAbsolute(value)) {
+    problems.push(`${where}: must be an absolute folder`);
+    return undefined;
+  }
+  const dir = resolve(value);
+  if (parse(dir).root === dir) {
+    problems.push(`${where}: must be a folder of its own, not the root of the file system`);
+    return undefined;
+  }
+  let problem: string | undefined;
+  try {
+    const found = statSync(dir, { throwIfNoEntry: false });
+    if (!found?.isDirectory()) problem = found ? 'is not a folder' : 'no such folder';
+  } catch (err) {
+    problem = `cannot be read (${(err as Error).message})`;
+  }
+  if (problem) problems.push(`${where}: ${problem}`);
+  return problem ? undefined : dir;
 }

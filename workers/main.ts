@@ -6,7 +6,7 @@ import type { Deps } from '../src/deps.ts';
 import { withJobLock } from '../src/store/job-lock.ts';
 import { reconcileDerivedState } from '../src/derived/reconcile.ts';
 import { keepEventClaims } from '../src/ingest/event-claims.ts';
-import { fileJobs } from '../src/game-files/file-jobs.ts';
+import { expireFileEntries, syncRequestedFiles } from '../src/game-files/file-jobs.ts';
 import { expireTrustEntries } from '../src/trust/expiry.ts';
 import { pruneMetricsSamples } from '../src/servers/metrics.ts';
 import { expireServerCommands } from '../src/commands/commands.ts';
@@ -16,6 +16,8 @@ interface Job {
   name: string;
   rule: string;
   lockMs: number;
+  /** false: no job-wide lock (the job locks finer itself, as the file syncs lock each server). */
+  lock?: boolean;
   run: (deps: Deps) => Promise<unknown>;
   /** Retries within the same run after a failure (default 0), waiting retryMs between tries. */
   retries?: number;
@@ -38,9 +40,11 @@ export const jobs: Job[] = [
   { name: 'keep-event-claims', rule: '17 * * * *', lockMs: 10 * 60_000, run: keepEventClaims },
   // Status samples of the dashboard's chart, past their 30 days.
   { name: 'prune-metrics-samples', rule: '23 * * * *', lockMs: 10 * 60_000, run: pruneMetricsSamples },
-  // Game files (src/game-files/file-jobs.ts): requested syncs, and every 60 s the expiry of bans
-  // and queue entries. The lock frees the job soon after a worker dies holding it.
-  { name: 'game-files', rule: '* * * * * *', lockMs: 3 * 60_000, retries: 2, retryMs: 500, run: fileJobs() },
+  // Game files (src/game-files/file-jobs.ts): requested syncs, each server under its own lock (so
+  // runs overlap, and one server's slow file delays no other); every minute the expiry of bans and
+  // queue entries, whose lock frees the job soon after a worker dies holding it.
+  { name: 'game-files', rule: '* * * * * *', lockMs: 0, lock: false, retries: 2, retryMs: 500, run: syncRequestedFiles },
+  { name: 'game-files-expiry', rule: '0 * * * * *', lockMs: 3 * 60_000, retries: 2, retryMs: 1000, run: expireFileEntries },
   // Agent commands (src/commands/): untaken or unanswered ones expired, scheduled restarts queued
   // from their warning time on.
   { name: 'expire-server-commands', rule: '*/5 * * * * *', lockMs: 60_000, run: expireServerCommands },
@@ -51,7 +55,7 @@ export const jobs: Job[] = [
 export async function runJob(deps: Deps, job: Job): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const result = await withJobLock(deps.redis, job.name, job.lockMs, () => job.run(deps));
+      const result = job.lock === false ? await job.run(deps) : await withJobLock(deps.redis, job.name, job.lockMs, () => job.run(deps));
       if (result !== undefined) deps.log.info({ job: job.name, result }, 'job done');
       return;
     } catch (err) {

@@ -3,7 +3,7 @@
 // stay flat), and the worker's expiry job over 100,000 queue entries of which 1,000 expire, on 5 of
 // the 20 servers: under 1 s, rewriting only those 5 priority files. Runs the worker's own
 // functions in this process, in a schema of its own made fresh each run.
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -76,8 +76,9 @@ export const gameFilesScenario: Scenario = {
   name: 'game-files',
   async run(ctx) {
     const clock = new ManualClock(t0);
-    const deps = createDeps({ ...ctx.deps.config, databaseSchema: schema, redisPrefix: 'bench-files:' }, { clock, log: ctx.deps.log });
-    const dir = await mkdtemp(join(tmpdir(), 'bench-files-'));
+    // The files are the operator's, inside GAME_FILES_DIR (DESIGN 16).
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'bench-files-')));
+    const deps = createDeps({ ...ctx.deps.config, databaseSchema: schema, redisPrefix: 'bench-files:', gameFilesDir: dir }, { clock, log: ctx.deps.log });
     try {
       await ctx.deps.db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await migrate(ctx.deps.config.databaseUrl, schema, ctx.deps.log);

@@ -11,6 +11,8 @@ import { mintApiKey, revokeApiKey } from '../accounts/api-key.ts';
 import type { ApiKeyTier } from '../accounts/api-key.ts';
 import { isOnline, registerServer, revokeServer, rotateIngestToken } from '../servers/server.ts';
 import { listManagedServers } from '../servers/server.repo.ts';
+import { checkedFilePaths } from '../servers/file-paths.ts';
+import { ApiError } from '../http/errors.ts';
 import { rebuildDerivedState } from '../derived/rebuild.ts';
 import { isUuid } from '../http/uuid.ts';
 import { callChatAction } from '../chat/client.ts';
@@ -58,9 +60,15 @@ account.command('list').description('every account: id, live servers, name').act
 
 const server = program.command('server').description('game servers');
 server.command('add').argument('<accountId>', 'account', uuid).argument('<name>', 'server name', text(100))
-  .option('--ban-file <path>', "the game server's ban file").option('--priority-file <path>', "the game server's priority file")
+  .option('--ban-file <path>', "the game server's ban file, inside GAME_FILES_DIR").option('--priority-file <path>', "the game server's priority file, inside GAME_FILES_DIR")
   .action(withDeps(async (deps, accountId: string, name: string, opts: { banFile?: string; priorityFile?: string }) => {
-    const { server: s, ingestToken } = await registerServer(deps, accountId, { name, banFilePath: opts.banFile, priorityFilePath: opts.priorityFile });
+    // The operator's own command: the same rules of files on the service's host as the API's.
+    const paths = await checkedFilePaths(deps, true, { banFilePath: opts.banFile, priorityFilePath: opts.priorityFile }).catch((err: unknown) => {
+      if (err instanceof ApiError) print(`error: ${err.message}`);
+      else throw err;
+    });
+    if (!paths) return false;
+    const { server: s, ingestToken } = await registerServer(deps, accountId, { name, ...paths });
     print(`server ${s.id}`);
     print(`ingest token (shown once): ${ingestToken}`);
   }));

@@ -1,24 +1,18 @@
-// The worker's game-file work, run every second under one job lock (so two runs never write the
-// same file at once, on one worker or across replicas): the syncs the web process asked for, and
-// every 60 s the expiry of bans and queue entries. One job rather than three: jobs sharing a lock and firing in the same second
-// would starve each other.
+// The worker's game-file jobs. Every second, the syncs the web process asked for: each server under
+// a lock of its own (sync-job.ts), not one lock for the whole run, so a run still waiting on one
+// server's slow file never holds up the next run's other servers, and several workers share the
+// work. Every minute, under its job lock, the expiry of bans and queue entries (expiry-job.ts).
 import type { Deps } from '../deps.ts';
 import { drainSyncRequests } from './sync-job.ts';
 import { expireGameFileEntries } from './expiry-job.ts';
 
-export const expiryIntervalMs = 60_000;
+export async function syncRequestedFiles(deps: Deps): Promise<Record<string, unknown> | undefined> {
+  const syncs = await drainSyncRequests(deps);
+  if (!syncs || syncs.synced.length + syncs.failed === 0) return undefined;
+  return { synced: syncs.synced.length, failed: syncs.failed };
+}
 
-export function fileJobs(): (deps: Deps) => Promise<Record<string, unknown> | undefined> {
-  let lastExpiryMs = Number.NEGATIVE_INFINITY;
-  return async (deps) => {
-    const syncs = await drainSyncRequests(deps);
-    let expiry;
-    if (deps.clock.now() - lastExpiryMs >= expiryIntervalMs) {
-      expiry = await expireGameFileEntries(deps);
-      // Set only after it succeeded: a failed expiry runs again at the next second.
-      lastExpiryMs = deps.clock.now();
-    }
-    if (!syncs && !expiry) return undefined;
-    return { ...(syncs ? { synced: syncs.synced.length, failed: syncs.failed } : {}), ...(expiry ? { expiry } : {}) };
-  };
+export async function expireFileEntries(deps: Deps): Promise<Record<string, unknown> | undefined> {
+  const expiry = await expireGameFileEntries(deps);
+  return expiry ? { expiry } : undefined;
 }

@@ -155,6 +155,19 @@ export async function updateManagedServer(db: Queryable, accountId: string, serv
   return rows[0];
 }
 
+/**
+ * The file paths of live servers of every account (two servers never write one file), ban and
+ * priority files alike, one entry per server and file; but those of `exceptServerId`.
+ */
+export async function liveServerFilePaths(db: Queryable, exceptServerId: string | null = null): Promise<string[]> {
+  const { rows } = await db.query<{ path: string }>(
+    `SELECT p.path FROM servers s CROSS JOIN LATERAL (VALUES (s.ban_file_path), (s.priority_file_path)) AS p(path)
+     WHERE s.revoked_at IS NULL AND p.path IS NOT NULL AND s.id IS DISTINCT FROM $1::uuid`,
+    [exceptServerId],
+  );
+  return rows.map((r) => r.path);
+}
+
 /** Ids of the account's live (not revoked) servers. */
 export async function liveServerIdsOf(db: Queryable, accountId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [accountId]);

@@ -1,5 +1,6 @@
 // /api/servers: read (servers.read), register, change and revoke game servers, rotate their ingest
-// token (servers.manage). The ingest token is shown once, at creation or rotation.
+// token (servers.manage). The ingest token is shown once, at creation or rotation. File paths on
+// the service's host: the operator's alone (file-paths.ts).
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
@@ -10,6 +11,7 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { findManagedServer, listManagedServers, updateManagedServer } from './server.repo.ts';
 import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
+import { checkedFilePaths, fileConflictOf } from './file-paths.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
 
@@ -54,10 +56,17 @@ export function serversRouter(deps: Deps): Router<AppState> {
     ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) };
   });
 
+  const mayNamePaths = (ctx: AppContext) => principalOf(ctx).permissions.has('accounts.manage');
+  /** What a change said about file paths, for the audit (the paths themselves, not only that they changed). */
+  const pathDetails = (change: ServerChange) => Object.fromEntries(Object.entries(change).filter(([k]) => k !== 'name'));
+
   router.post('/', manage, jsonBody, async (ctx) => {
-    const { server, ingestToken } = await registerServer(deps, principalOf(ctx).accountId, createBody(ctx));
+    const body = await checkedFilePaths(deps, mayNamePaths(ctx), createBody(ctx));
+    const { server, ingestToken } = await registerServer(deps, principalOf(ctx).accountId, body).catch((err: unknown) => {
+      throw fileConflictOf(err);
+    });
     await requestServerSync(deps.db, [server.id], 'both', new Date(now()).toISOString());
-    await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name } });
+    await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name, ...pathDetails(body) } });
     const managed = (await findManagedServer(deps.db, principalOf(ctx).accountId, server.id))!;
     ctx.status = 201;
     ctx.body = { server: view(managed, now()), ingestToken };
@@ -70,15 +79,21 @@ export function serversRouter(deps: Deps): Router<AppState> {
   });
 
   router.patch('/:id', manage, jsonBody, async (ctx) => {
-    const change = updateBody(ctx);
-    const server = await updateManagedServer(deps.db, principalOf(ctx).accountId, serverIdOf(ctx), change);
+    const parsed = updateBody(ctx);
+    const accountId = principalOf(ctx).accountId;
+    const current = await findManagedServer(deps.db, accountId, serverIdOf(ctx));
+    if (!current) throw notFound('server');
+    const change = await checkedFilePaths(deps, mayNamePaths(ctx), parsed, current);
+    const server = await updateManagedServer(deps.db, accountId, current.id, change).catch((err: unknown) => {
+      throw fileConflictOf(err);
+    });
     if (!server) throw notFound('server');
     await dropServerCaches(deps, server.id);
     // A new file path is synced (and its first sync imports what the file holds).
     if ('banFilePath' in change || 'priorityFilePath' in change) {
       await requestServerSync(deps.db, [server.id], 'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority', new Date(now()).toISOString());
     }
-    await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change) } });
+    await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change), ...pathDetails(change) } });
     ctx.body = view(server, now());
   });
 

@@ -73,7 +73,17 @@ function accepted(schema: string, text: string): boolean {
     return false;
   }
   // PostgreSQL text cannot hold U+0000, so the service also refuses any string carrying one.
-  return validatorFor(schema)(value) && !JSON.stringify(value).includes('\\u0000');
+  return validatorFor(schema)(value) && !JSON.stringify(value).includes('\\u0000') && !namesHostFile(schema, value);
+}
+
+/**
+ * Beyond the schema: this world has no GAME_FILES_DIR, so a server body naming a file path is
+ * refused (DESIGN 16; the paths' own rules are tested in test/game-files/).
+ */
+function namesHostFile(schema: string, value: unknown): boolean {
+  if (schema !== 'server-create.json' && schema !== 'server-update.json') return false;
+  const body = value as Record<string, unknown>;
+  return typeof body.banFilePath === 'string' || typeof body.priorityFilePath === 'string';
 }
 
 function assertErrorBody(res: Response, status?: number, code?: string): void {

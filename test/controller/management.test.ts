@@ -2,6 +2,8 @@
 // keys, users, communities, the operator's Data API switch, and the audit log; plus a scan that
 // no secret ever reaches an audit entry, a response it does not belong in, or a log line.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { pino } from 'pino';
@@ -11,12 +13,13 @@ import { createApp } from '../../src/app.ts';
 import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLog } from '../../src/log.ts';
-import { password, setupOperator, signIn } from '../helpers/controller.ts';
+import { password, setupOperator, signIn, userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
 import { api, browserCall, controllerEnv, envFor, logCollector } from '../helpers/controller-http.ts';
 import type { Method } from '../helpers/controller-http.ts';
 import { assertError, keysDeep } from '../helpers/data-api.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { gameFilesDirFor } from '../helpers/game-files-dir.ts';
 import { assertSchema, dataGet, ev, ingest, tenant } from '../helpers/seed.ts';
 
 let env: TestEnv;
@@ -63,33 +66,44 @@ async function latestAudit(t: ExecutionContext, owner: Session, limit = 1, e = e
 }
 
 /** The newest audit entry of the owner's account is this action of this user, from the test's address. */
-async function assertAudited(t: ExecutionContext, owner: Session, action: string, target: { type: string; id: string }, by: Session = owner) {
-  const [entry] = await latestAudit(t, owner);
+async function assertAudited(t: ExecutionContext, owner: Session, action: string, target: { type: string; id: string }, by: Session = owner, e = env) {
+  const [entry] = await latestAudit(t, owner, 1, e);
   t.truthy(entry, `an audit entry for ${action}`);
   t.like(entry, { actor: { type: 'user', id: by.userId, name: by.username }, action, target, ip: '127.0.0.1' }, `audit of ${action}`);
-  t.is(entry!.at, new Date(env.clock.now()).toISOString());
+  t.is(entry!.at, new Date(e.clock.now()).toISOString());
+}
+
+/**
+ * A world of its own whose operator may name file paths (DESIGN 16: only accounts.manage, only
+ * inside GAME_FILES_DIR), with the folders `alpha` and `beta` in its GAME_FILES_DIR.
+ */
+async function filesWorld(t: ExecutionContext): Promise<{ e: TestEnv; owner: Session }> {
+  const dir = await gameFilesDirFor(t);
+  await Promise.all(['alpha', 'beta'].map((f) => mkdir(join(dir, f))));
+  const e = await envFor(t, { GAME_FILES_DIR: dir });
+  return { e, owner: await setupOperator(e) };
 }
 
 // ---------------------------------------------------------------- servers
 
 test('POST /api/servers returns the server and its ingest token once; the token ingests; reads never show it', async (t) => {
-  const owner = await community(t);
-  const body = { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/priority.txt' };
-  const { server, token } = await newServer(t, owner, body);
+  const { e, owner } = await filesWorld(t);
+  const body = { name: 'alpha', banFilePath: 'alpha/ban.txt', priorityFilePath: 'alpha/priority.txt' };
+  const { server, token } = await newServer(t, owner, body, e);
   t.like(server, { ...body, online: false, lastSeenAt: null });
   t.regex(token, /^svci_[A-Za-z0-9_-]{20,}$/);
-  await assertAudited(t, owner, 'server.create', { type: 'server', id: server.id });
+  await assertAudited(t, owner, 'server.create', { type: 'server', id: server.id }, owner, e);
 
-  const ingested = await ingest(env, { serverId: server.id, token }, statusEvent());
+  const ingested = await ingest(e, { serverId: server.id, token }, statusEvent(e));
   t.is(ingested.status, 200);
   assertSchema(t, 'ingest-result.json', ingested.body);
   t.is(ingested.body.accepted, 1);
 
-  const one = await api(t, env, owner, 'get', `/api/servers/${server.id}`);
+  const one = await api(t, e, owner, 'get', `/api/servers/${server.id}`);
   t.is(one.status, 200);
   assertSchema(t, 'managed-server.json', one.body);
   t.like(one.body, { ...body, id: server.id, online: true });
-  const list = await api(t, env, owner, 'get', '/api/servers');
+  const list = await api(t, e, owner, 'get', '/api/servers');
   t.is(list.status, 200);
   assertSchema(t, 'managed-server-list.json', list.body);
   t.deepEqual((list.body.servers as { id: string }[]).map((s) => s.id), [server.id]);
@@ -100,40 +114,45 @@ test('POST /api/servers returns the server and its ingest token once; the token 
     t.false([...keysDeep(res.body)].some((k) => /token|hash/i.test(k)), `no token field in ${text}`);
   }
   // Only a hash is stored.
-  const { rows } = await env.deps.db.query<{ row: string }>('SELECT row_to_json(s)::text AS row FROM servers s WHERE id = $1', [server.id]);
+  const { rows } = await e.deps.db.query<{ row: string }>('SELECT row_to_json(s)::text AS row FROM servers s WHERE id = $1', [server.id]);
   t.false(rows[0]!.row.includes(token));
 });
 
 test('PATCH /api/servers/:id changes name and paths, null clears, and the Data API shows the new name at once', async (t) => {
-  const owner = await community(t);
-  const { server } = await newServer(t, owner, { name: 'alpha', banFilePath: '/srv/ban.txt', priorityFilePath: '/srv/prio.txt' });
-  const key = await newKey(t, owner);
+  const { e, owner } = await filesWorld(t);
+  const { server } = await newServer(t, owner, { name: 'alpha', banFilePath: 'alpha/ban.txt', priorityFilePath: 'alpha/prio.txt' }, e);
+  const key = await newKey(t, owner, { name: 'dashboard' }, e);
   // Warm the Data API's caches of the server first.
-  t.is((await dataGet(env, key, `/servers/${server.id}`)).body.name, 'alpha');
-  t.deepEqual(((await dataGet(env, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['alpha']);
+  t.is((await dataGet(e, key, `/servers/${server.id}`)).body.name, 'alpha');
+  t.deepEqual(((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['alpha']);
 
-  const renamed = await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: '/srv/other-ban.txt', priorityFilePath: null });
+  const renamed = await api(t, e, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: 'beta/other-ban.txt', priorityFilePath: null });
   t.is(renamed.status, 200);
   assertSchema(t, 'managed-server.json', renamed.body);
-  t.like(renamed.body, { id: server.id, name: 'beta', banFilePath: '/srv/other-ban.txt', priorityFilePath: null });
-  await assertAudited(t, owner, 'server.update', { type: 'server', id: server.id });
+  t.like(renamed.body, { id: server.id, name: 'beta', banFilePath: 'beta/other-ban.txt', priorityFilePath: null });
+  await assertAudited(t, owner, 'server.update', { type: 'server', id: server.id }, owner, e);
 
-  const status = await dataGet(env, key, `/servers/${server.id}`);
+  const status = await dataGet(e, key, `/servers/${server.id}`);
   t.is(status.status, 200);
   assertSchema(t, 'server-status.json', status.body);
   t.is(status.body.name, 'beta');
-  t.deepEqual(((await dataGet(env, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['beta']);
+  t.deepEqual(((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['beta']);
 
   // Fields left out are kept; null clears the rest.
-  const cleared = await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { banFilePath: null });
+  const cleared = await api(t, e, owner, 'patch', `/api/servers/${server.id}`, { banFilePath: null });
   t.is(cleared.status, 200);
   t.like(cleared.body, { name: 'beta', banFilePath: null, priorityFilePath: null });
-  const read = await api(t, env, owner, 'get', `/api/servers/${server.id}`);
+  const read = await api(t, e, owner, 'get', `/api/servers/${server.id}`);
   t.deepEqual(read.body, cleared.body);
   // An empty change and a null name are refused.
-  assertError(t, await api(t, env, owner, 'patch', `/api/servers/${server.id}`, {}), 400, 'BAD_REQUEST');
-  assertError(t, await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { name: null }), 400, 'BAD_REQUEST');
-  t.is((await api(t, env, owner, 'get', `/api/servers/${server.id}`)).body.name, 'beta');
+  assertError(t, await api(t, e, owner, 'patch', `/api/servers/${server.id}`, {}), 400, 'BAD_REQUEST');
+  assertError(t, await api(t, e, owner, 'patch', `/api/servers/${server.id}`, { name: null }), 400, 'BAD_REQUEST');
+  t.is((await api(t, e, owner, 'get', `/api/servers/${server.id}`)).body.name, 'beta');
+  // A community's owner renames, and names no path (section 16).
+  const community = await userWithRole(e, 'owner');
+  const theirs = await newServer(t, community, { name: 'gamma' }, e);
+  assertError(t, await api(t, e, community, 'patch', `/api/servers/${theirs.server.id}`, { banFilePath: 'beta/ban.txt' }), 403, 'FORBIDDEN');
+  t.is((await api(t, e, community, 'patch', `/api/servers/${theirs.server.id}`, { name: 'delta' })).status, 200);
 });
 
 test('DELETE /api/servers/:id revokes: its token no longer ingests, the Data API and the controller answer 404', async (t) => {

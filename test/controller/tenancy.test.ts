@@ -10,22 +10,28 @@ import { api, controllerEnv } from '../helpers/controller-http.ts';
 import type { Method } from '../helpers/controller-http.ts';
 import { assertError } from '../helpers/data-api.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { assertSchema, dataGet, ev, ingest } from '../helpers/seed.ts';
 
 let env: TestEnv;
 let operator: Session;
+let removeDir: () => Promise<void>;
 test.before(async () => {
-  env = await controllerEnv();
+  const files = await makeGameFilesDir('tenancy-');
+  removeDir = files.remove;
+  env = await controllerEnv({ GAME_FILES_DIR: files.dir });
   operator = await setupOperator(env);
 });
 test.after.always(async () => {
   await env?.close();
+  await removeDir?.();
 });
 
 interface Community {
   owner: Session;
   serverId: string;
   serverName: string;
+  banFilePath: string;
   token: string;
   keyId: string;
   key: string;
@@ -40,14 +46,16 @@ async function community(t: ExecutionContext): Promise<Community> {
   const created = await api(t, env, operator, 'post', '/api/accounts', { accountName: `Community ${tag}`, username: `owner-${tag}`, password });
   t.is(created.status, 201);
   const owner = await signIn(env, `owner-${tag}`);
-  const server = await api(t, env, owner, 'post', '/api/servers', { name: `server ${tag}`, banFilePath: '/srv/ban.txt' });
+  const server = await api(t, env, owner, 'post', '/api/servers', { name: `server ${tag}` });
   t.is(server.status, 201);
+  // A file on the service's host, as the operator's CLI gives one to a community's server (DESIGN 16).
+  await env.deps.db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [server.body.server.id, `${tag}/ban.txt`]);
   const key = await api(t, env, owner, 'post', '/api/account/api-keys', { name: `key ${tag}` });
   t.is(key.status, 201);
   const user = await api(t, env, owner, 'post', '/api/users', { username: `admin-${tag}`, password, role: 'admin' });
   t.is(user.status, 201);
   return {
-    owner, serverId: server.body.server.id, serverName: `server ${tag}`, token: server.body.ingestToken,
+    owner, serverId: server.body.server.id, serverName: `server ${tag}`, banFilePath: `${tag}/ban.txt`, token: server.body.ingestToken,
     keyId: key.body.id, key: key.body.key, userId: user.body.id, username: `admin-${tag}`,
   };
 }
@@ -57,7 +65,7 @@ async function assertIntact(t: ExecutionContext, c: Community): Promise<void> {
   const server = await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}`);
   t.is(server.status, 200);
   assertSchema(t, 'managed-server.json', server.body);
-  t.like(server.body, { id: c.serverId, name: c.serverName, banFilePath: '/srv/ban.txt' });
+  t.like(server.body, { id: c.serverId, name: c.serverName, banFilePath: c.banFilePath });
   t.is((await ingest(env, { serverId: c.serverId, token: c.token }, [ev.status(env.clock.now() - 1000)])).status, 200, 'the ingest token still works');
   const status = await dataGet(env, c, `/servers/${c.serverId}`);
   t.is(status.status, 200, 'the API key still works');
@@ -77,6 +85,7 @@ for (const actor of ['owner of another community', "the network operator's owner
       ['get', `/api/servers/${victim.serverId}`],
       ['get', `/api/servers/${victim.serverId.toUpperCase()}`],
       ['patch', `/api/servers/${victim.serverId}`, { name: 'hijacked', banFilePath: null }],
+      ['patch', `/api/servers/${victim.serverId}`, { banFilePath: 'stolen/ban.txt' }],
       ['post', `/api/servers/${victim.serverId}/ingest-token`],
       ['delete', `/api/servers/${victim.serverId}`],
       ['patch', `/api/users/${victim.userId}`, { role: 'viewer' }],

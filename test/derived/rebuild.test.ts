@@ -149,6 +149,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
     'expire-server-commands',
     'expire-trust-entries',
     'game-files',
+    'game-files-expiry',
     'keep-event-claims',
     'prune-metrics-samples',
     'queue-scheduled-restarts',

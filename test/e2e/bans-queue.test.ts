@@ -2,8 +2,7 @@
 // on the server page, and leaves both when lifted; a timed ban shows its end; a queue entry added
 // for some servers and for a number of days, extended, and removed, reaching the priority file;
 // another community's ban imported by its id, and an own ban submitted to the trust pool.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
@@ -12,6 +11,7 @@ import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { call } from '../helpers/controller-http.ts';
 import { password, setupOperator, userWithRole } from '../helpers/controller.ts';
+import { gameFilesDirFor } from '../helpers/game-files-dir.ts';
 
 let browser: Browser;
 test.before(async () => {
@@ -24,11 +24,12 @@ test.after.always(async () => {
 const cheater = '76561198000000042';
 
 test('a ban made on the Bans page is in the ban file and the server\'s ban list until it is lifted', async (t) => {
-  const { env, base } = await e2eWorld(t);
+  // The operator's own server, its ban file on the service's host (DESIGN 16).
+  const dir = await gameFilesDirFor(t, 'e2e-bans-');
+  const { env, base } = await e2eWorld(t, { GAME_FILES_DIR: dir });
   const owner = await setupOperator(env, 'owner');
-  const dir = await mkdtemp(join(tmpdir(), 'e2e-bans-'));
   const banFile = join(dir, 'ban.txt');
-  const server = (await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', banFilePath: banFile })).body.server as { id: string };
+  const server = (await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', banFilePath: 'ban.txt' })).body.server as { id: string };
   await drainSyncRequests(env.deps);
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);
@@ -77,11 +78,11 @@ test('a ban made on the Bans page is in the ban file and the server\'s ban list 
 });
 
 test('a queue entry for chosen servers and some days, extended, then removed; it reaches the priority file', async (t) => {
-  const { env, base } = await e2eWorld(t);
+  const dir = await gameFilesDirFor(t, 'e2e-queue-');
+  const { env, base } = await e2eWorld(t, { GAME_FILES_DIR: dir });
   const owner = await setupOperator(env, 'owner');
-  const dir = await mkdtemp(join(tmpdir(), 'e2e-queue-'));
   const priorityFile = join(dir, 'priority.txt');
-  await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', priorityFilePath: priorityFile });
+  t.is((await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', priorityFilePath: 'priority.txt' })).status, 201);
   await call(env, owner, 'post', '/api/servers', { name: 'Livonia' });
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);

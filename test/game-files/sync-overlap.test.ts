@@ -2,7 +2,6 @@
 // another worker) fails by design in PostgreSQL and is tried again by the sync itself, so every
 // caller gets its file; a failure of the file itself (a path that cannot be written) is not.
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { pino } from 'pino';
@@ -11,15 +10,20 @@ import { syncGameFiles } from '../../src/game-files/sync.ts';
 import { updateManagedServer } from '../../src/servers/server.repo.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { logCollector } from '../helpers/controller-http.ts';
 import { tenant } from '../helpers/seed.ts';
 
 let env: TestEnv;
+let root: string;
+let removeRoot: () => Promise<void>;
 test.before(async () => {
-  env = await testEnv();
+  ({ dir: root, remove: removeRoot } = await makeGameFilesDir('sync-overlap-'));
+  env = await testEnv({ GAME_FILES_DIR: root });
 });
 test.after.always(async () => {
   await env?.close();
+  await removeRoot?.();
 });
 
 const admin = { type: 'user', id: null, name: 'test' } as const;
@@ -66,7 +70,7 @@ test('a sync that meets another sync of the file fails on its commit, is tried a
 
 test('a file that cannot be written fails once, as an error, and is left to its request', async (t) => {
   const a = await tenant(env.deps);
-  const dir = await mkdtemp(join(tmpdir(), 'sync-overlap-'));
+  const dir = await mkdtemp(join(root, 'server-'));
   await updateManagedServer(env.deps.db, a.accountId, a.serverId, { banFilePath: join(dir, 'missing-dir', 'ban.txt') });
   await createBan(env.deps, a.accountId, { platformId: '76561198000004244' }, admin);
   const { deps, messages } = logged();

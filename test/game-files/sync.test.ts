@@ -1,8 +1,8 @@
 // Ban and priority files on disk after bans change (real PostgreSQL and files in a temporary
 // folder): both id forms, line endings, the first-sync import of hand-written entries, the sync
-// records the Data API reads, the remote pull with the ingest token, and tenancy.
+// records the Data API reads, the remote pull with the ingest token, and tenancy. The files are in
+// the test's own GAME_FILES_DIR (DESIGN 16).
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createBan, removeBan } from '../../src/bans/bans.ts';
@@ -16,16 +16,21 @@ import { updateManagedServer } from '../../src/servers/server.repo.ts';
 import { registerServer } from '../../src/servers/server.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { dataGet, tenant } from '../helpers/seed.ts';
 import type { Tenant } from '../helpers/seed.ts';
 
 let env: TestEnv;
+let root: string;
+let removeRoot: () => Promise<void>;
 test.before(async () => {
-  env = await testEnv();
+  ({ dir: root, remove: removeRoot } = await makeGameFilesDir('sync-'));
+  env = await testEnv({ GAME_FILES_DIR: root });
 });
 test.after.always(async () => {
   await env?.close();
+  await removeRoot?.();
 });
 
 const admin: Actor = { type: 'user', id: null, name: 'test' };
@@ -34,7 +39,7 @@ const steam = () => String(76561198400000000n + BigInt(++n));
 const xbox = () => `${'AB'.repeat(19)}${String(++n % 100).padStart(2, '0')}`;
 
 async function withFiles(a: Tenant): Promise<{ dir: string; bans: string; priority: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'game-files-'));
+  const dir = await mkdtemp(join(root, 'server-'));
   const paths = { dir, bans: join(dir, 'ban.txt'), priority: join(dir, 'priority.txt') };
   await updateManagedServer(env.deps.db, a.accountId, a.serverId, { banFilePath: paths.bans, priorityFilePath: paths.priority });
   return paths;
@@ -103,8 +108,13 @@ test.serial('first sync imports hand-written entries (both forms, comments, CRLF
   await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
   await drainSyncRequests(env.deps);
   t.is((await env.deps.db.query('SELECT 1 FROM bans WHERE account_id = $1', [a.accountId])).rowCount, 4);
-  const audit = await env.deps.db.query("SELECT action FROM audit_log WHERE account_id = $1 AND action IN ('ban.import-file', 'queue.import-file', 'files.sync') ORDER BY id", [a.accountId]);
-  t.deepEqual(audit.rows.map((r) => r.action), ['ban.import-file', 'files.sync', 'queue.import-file', 'files.sync', 'files.sync']);
+  // Each file's import is audited before its sync (the two files sync side by side, in either order).
+  const audit = await env.deps.db.query(
+    "SELECT action, coalesce(details->>'file', CASE action WHEN 'ban.import-file' THEN 'bans' ELSE 'priority' END) AS file FROM audit_log WHERE account_id = $1 AND action IN ('ban.import-file', 'queue.import-file', 'files.sync') ORDER BY id",
+    [a.accountId]);
+  const ofFile = (file: string) => audit.rows.filter((r) => r.file === file).map((r) => r.action);
+  t.deepEqual(ofFile('bans'), ['ban.import-file', 'files.sync', 'files.sync']);
+  t.deepEqual(ofFile('priority'), ['queue.import-file', 'files.sync']);
 });
 
 test.serial('the Data API lists the synced bans newest in the file first; lifted and other accounts\' bans never appear', async (t) => {
@@ -155,7 +165,7 @@ test.serial('a server without a file path is synced for the pull; the pull answe
   t.is(res.text, crlf(p, dayzIdOf(p)), 'every server of the account gets every ban');
 });
 
-test.serial('a file that cannot be written is retried at the next run; the other servers sync', async (t) => {
+test.serial('a file that cannot be written is retried after a wait; the other servers sync', async (t) => {
   const a = await tenant(env.deps);
   const files = await withFiles(a);
   const second = await registerServer(env.deps, a.accountId, { name: 'broken', banFilePath: join(files.dir, 'missing-dir', 'ban.txt') });
@@ -167,6 +177,9 @@ test.serial('a file that cannot be written is retried at the next run; the other
   const pending = await env.deps.db.query('SELECT kind FROM file_sync_requests WHERE server_id = $1', [second.server.id]);
   t.deepEqual(pending.rows.map((r) => r.kind), ['bans'], 'the failed request stays');
   await updateManagedServer(env.deps.db, a.accountId, second.server.id, { banFilePath: join(files.dir, 'ban2.txt') });
+  await drainSyncRequests(env.deps);
+  await t.throwsAsync(readFile(join(files.dir, 'ban2.txt')), { code: 'ENOENT' }, 'not before its wait (1 s after the first failure)');
+  env.clock.advance(1000);
   await drainSyncRequests(env.deps);
   t.is(await readFile(join(files.dir, 'ban2.txt'), 'utf8'), crlf(p, dayzIdOf(p)));
   t.is((await env.deps.db.query('SELECT 1 FROM file_sync_requests WHERE server_id = $1', [second.server.id])).rowCount, 0);

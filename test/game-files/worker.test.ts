@@ -3,7 +3,6 @@
 // and rewrites only the affected files; server.started and a new file path ask for syncs.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
@@ -19,14 +18,19 @@ import { runJob } from '../../workers/main.ts';
 import { logCollector } from '../helpers/controller-http.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { ingest, tenant } from '../helpers/seed.ts';
 
 let env: TestEnv;
+let root: string;
+let removeRoot: () => Promise<void>;
 test.before(async () => {
-  env = await testEnv();
+  ({ dir: root, remove: removeRoot } = await makeGameFilesDir('worker-'));
+  env = await testEnv({ GAME_FILES_DIR: root });
 });
 test.after.always(async () => {
   await env?.close();
+  await removeRoot?.();
 });
 
 const actor = { type: 'user' as const, id: null, name: 'test' };
@@ -80,7 +84,7 @@ test('a failing job is retried and logged; the next run still happens', async (t
 
 test.serial('expiry removes exactly the expired bans and entries and rewrites only the files concerned', async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
-  const dir = await mkdtemp(join(tmpdir(), 'expiry-'));
+  const dir = await mkdtemp(join(root, 'expiry-'));
   const path = (name: string) => join(dir, name);
   await env.deps.db.query('UPDATE servers SET ban_file_path = $2, priority_file_path = $3 WHERE id = $1', [a.serverId, path('a1-ban.txt'), path('a1-prio.txt')]);
   const a2 = await registerServer(env.deps, a.accountId, { name: 'a2', banFilePath: path('a2-ban.txt'), priorityFilePath: path('a2-prio.txt') });
@@ -116,7 +120,7 @@ test.serial('expiry removes exactly the expired bans and entries and rewrites on
   t.deepEqual(expiredAudit.rows.map((r) => r.details.platformIds), [[vipScoped]]);
 });
 
-test.serial('server.started asks for both files of that server; a new file path asks for its file', async (t) => {
+test.serial('server.started asks for both files of that server (a new file path: server-file-paths.test.ts)', async (t) => {
   const a = await tenant(env.deps);
   await env.deps.db.query('DELETE FROM file_sync_requests');
   const pending = async () => (await env.deps.db.query('SELECT server_id, kind FROM file_sync_requests ORDER BY kind')).rows.map((r) => `${r.server_id === a.serverId ? 'a' : 'other'}:${r.kind}`);
@@ -132,7 +136,7 @@ test.serial('server.started asks for both files of that server; a new file path 
 
 test.serial('an expired ban leaves every file holding it, also after another server of the community synced without it', async (t) => {
   const a = await tenant(env.deps);
-  const dir = await mkdtemp(join(tmpdir(), 'expiry-shared-'));
+  const dir = await mkdtemp(join(root, 'expiry-shared-'));
   const path = (name: string) => join(dir, name);
   await env.deps.db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [a.serverId, path('a1-ban.txt')]);
   await registerServer(env.deps, a.accountId, { name: 'a2', banFilePath: path('a2-ban.txt') });

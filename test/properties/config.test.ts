@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -10,7 +12,7 @@ const names = [
   'NODE_ENV', 'HOST', 'PORT', 'DATABASE_URL', 'DATABASE_SCHEMA', 'PG_POOL_SIZE', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL',
   'DATA_API_ENABLED', 'RATE_DATA_STANDARD', 'RATE_DATA_PARTNER', 'RATE_INGEST', 'RATE_CONTROLLER', 'RATE_AUTH', 'RATE_CHAT',
   'CONTROLLER_RATE_LIMIT', 'JWT_SECRET', 'SESSION_TTL_MINUTES', 'TRUSTED_PROXIES', 'MAP_TILES_DIR', 'INGEST_BODY_LIMIT_BYTES', 'AUTH_CACHE_MS',
-  'STORE_PRODUCTS', 'TEBEX_SOURCE_ADDRESSES', 'STORE_WEBHOOK_SECRET',
+  'STORE_PRODUCTS', 'TEBEX_SOURCE_ADDRESSES', 'STORE_WEBHOOK_SECRET', 'GAME_FILES_DIR', 'GAME_FILE_SYNC_TIMEOUT_MS',
 ] as const;
 
 const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!' };
@@ -21,7 +23,8 @@ const value = fc.oneof(
   fc.constantFrom('production', 'development', 'test', 'debug', 'silent', 'true', 'false', 'yes', '0', '1', '65535', '65536', '1023', '1024',
     '67108864', '67108865', '100', '101', 'postgres://x', 'postgresql://u@h/db', 'redis://h', 'rediss://h:1', 'mysql://x',
     '{"vip":{"days":30,"servers":"all"}}', '{"tebex:12":{"days":null,"servers":["6f1c2c64-3b7e-4d7e-9d59-1d1f4c1b2a10"]}}', '{"vip":{"days":0,"servers":"all"}}', '{"a b":{"days":1,"servers":"all"}}', '{}',
-    'public', 'Bad-Schema', 'a'.repeat(63), 'a'.repeat(64), 'tenant:', 'x y', '10.0.0.0/8', '10.0.0.0/33', '::1, 127.0.0.1', '1.2.3', 'fe80::/129'),
+    'public', 'Bad-Schema', 'a'.repeat(63), 'a'.repeat(64), 'tenant:', 'x y', '10.0.0.0/8', '10.0.0.0/33', '::1, 127.0.0.1', '1.2.3', 'fe80::/129',
+    '/', '//', '/tmp', '/tmp/', '/tmp/../tmp', '/etc/hostname', '/no/such/folder', 'relative/folder', '.', '99', '100', '600000', '600001'),
   fc.stringMatching(/^[0-9a-f.:/, ]{0,20}$/),
   fc.integer({ min: -10, max: 100_000_000_000 }).map(String),
   fc.string({ minLength: 30, maxLength: 40 }),
@@ -45,6 +48,8 @@ function checkConfig(c: Config): void {
   if (!/^[A-Za-z0-9:_-]*$/.test(c.redisPrefix)) wrong('redisPrefix');
   if (typeof c.jwtSecret !== 'string' || c.jwtSecret.length < 32) wrong('jwtSecret');
   if (typeof c.host !== 'string' || c.host.length === 0 || typeof c.mapTilesDir !== 'string' || c.mapTilesDir.length === 0) wrong('host, mapTilesDir');
+  if (c.gameFilesDir !== undefined && (!isAbsolute(c.gameFilesDir) || c.gameFilesDir === '/' || !statSync(c.gameFilesDir).isDirectory())) wrong('gameFilesDir');
+  if (!int(c.gameFileSyncTimeoutMs, 100, 600_000)) wrong('gameFileSyncTimeoutMs');
   if (!Array.isArray(c.trustedProxies) || c.trustedProxies.some((p) => typeof p !== 'string' || p.trim() !== p || p === '')) wrong('trustedProxies');
 }
 
@@ -111,4 +116,14 @@ test('STORE_PRODUCTS: a good table is read with ids lower-cased; a bad one stops
     ['{"tebex:x":{"days":1,"servers":"all"}}', /"tebex:x" is neither a sku/], ['{"vip":{"days":1,"servers":["nope"]}}', /servers/]] as const) {
     t.throws(() => loadConfig({ STORE_PRODUCTS: bad }), { instanceOf: ConfigError, message: problem }, bad);
   }
+});
+
+test('GAME_FILES_DIR: an absolute folder that exists, kept normalised; anything else stops the start naming it', (t) => {
+  t.is(loadConfig({}).gameFilesDir, undefined, 'unset: files on the service\'s host are off');
+  t.is(loadConfig({ GAME_FILES_DIR: '/tmp/' }).gameFilesDir, '/tmp');
+  t.is(loadConfig({ GAME_FILES_DIR: '/tmp/./' }).gameFilesDir, '/tmp');
+  for (const [bad, problem] of [['relative/folder', /absolute/], ['/', /not the root/], ['/no/such/folder', /no such folder/], ['/etc/hostname', /not a folder/]] as const) {
+    t.throws(() => loadConfig({ GAME_FILES_DIR: bad }), { instanceOf: ConfigError, message: problem }, bad);
+  }
+  t.is(loadConfig({}).gameFileSyncTimeoutMs, 10_000);
 });

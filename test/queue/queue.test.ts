@@ -2,7 +2,6 @@
 // roles, tenancy, audit; the priority files it leads to; a merge moves queue entries.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
@@ -16,15 +15,20 @@ import { userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { assertSchema, ingest, tenant } from '../helpers/seed.ts';
 
 let env: TestEnv;
+let filesDir: string;
+let removeFilesDir: () => Promise<void>;
 test.before(async () => {
-  env = await testEnv({ RATE_AUTH: '100000', RATE_CONTROLLER: '100000' });
+  ({ dir: filesDir, remove: removeFilesDir } = await makeGameFilesDir('queue-'));
+  env = await testEnv({ RATE_AUTH: '100000', RATE_CONTROLLER: '100000', GAME_FILES_DIR: filesDir });
 });
 test.after.always(async () => {
   await env?.close();
+  await removeFilesDir?.();
 });
 
 let n = 0;
@@ -104,7 +108,7 @@ test.serial('patch, delete, list; tenancy; viewers read, moderators manage', asy
 
 test.serial('priority files: an entry for every server is in each; a scoped one only in its servers\'; expired entries leave', async (t) => {
   const a = await tenant(env.deps);
-  const dir = await mkdtemp(join(tmpdir(), 'priority-'));
+  const dir = await mkdtemp(join(filesDir, 'priority-'));
   const one = join(dir, 'one.txt');
   const two = join(dir, 'two.txt');
   await env.deps.db.query('UPDATE servers SET priority_file_path = $2 WHERE id = $1', [a.serverId, one]);

@@ -3,7 +3,6 @@
 // revokes from the product table, refunds before purchases, audit entries with the store's event id.
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
@@ -15,6 +14,7 @@ import { entriesOfPlayer } from '../../src/queue/queue.repo.ts';
 import type { StoreProduct } from '../../src/store-webhook/products.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { makeGameFilesDir } from '../helpers/game-files-dir.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { assertSchema, tenant } from '../helpers/seed.ts';
 
@@ -23,11 +23,15 @@ const ownSecret = 'own-store-webhook-secret-at-least-32-chars';
 const day = 86_400_000;
 
 let env: TestEnv;
+let filesDir: string;
+let removeFilesDir: () => Promise<void>;
 test.before(async () => {
-  env = await testEnv({ RATE_CONTROLLER: '100000', TEBEX_WEBHOOK_SECRET: tebexSecret, STORE_WEBHOOK_SECRET: ownSecret });
+  ({ dir: filesDir, remove: removeFilesDir } = await makeGameFilesDir('store-'));
+  env = await testEnv({ RATE_CONTROLLER: '100000', TEBEX_WEBHOOK_SECRET: tebexSecret, STORE_WEBHOOK_SECRET: ownSecret, GAME_FILES_DIR: filesDir });
 });
 test.after.always(async () => {
   await env?.close();
+  await removeFilesDir?.();
 });
 
 let n = 0;
@@ -92,7 +96,7 @@ test('Tebex validation.webhook is answered 200 with its id alone', async (t) => 
 
 test('Tebex purchase: grants the product days to the product username (else the customer), audited with the event id; the priority file follows', async (t) => {
   const a = await tenant(env.deps);
-  const dir = await mkdtemp(join(tmpdir(), 'store-'));
+  const dir = await mkdtemp(join(filesDir, 'server-'));
   const file = join(dir, 'priority.txt');
   await env.deps.db.query('UPDATE servers SET priority_file_path = $2 WHERE id = $1', [a.serverId, file]);
   const sku = product({ accountId: a.accountId, days: 30, servers: 'all' }, true);
