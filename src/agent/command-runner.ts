@@ -70,8 +70,12 @@ export class CommandRunner {
         return { status: 'done', detail: 'sent to every player' };
       }
       case 'kick':
-        this.hands.onKick();
-        return rcon ? this.kick(rcon, command.params as KickParams) : { status: 'failed', detail: noRconDetail };
+        try {
+          return rcon ? await this.kick(rcon, command.params as KickParams) : { status: 'failed', detail: noRconDetail };
+        } finally {
+          // After the kick: the bans' refresh sweeps the server, and this kick came first.
+          this.hands.onKick();
+        }
       case 'restart':
         return this.restart(command);
     }
@@ -82,7 +86,10 @@ export class CommandRunner {
     const guid = isSteam64(params.platformId) ? battleyeGuidOf(params.platformId) : undefined;
     const logName = this.hands.logPlayers.nameOf(params.platformId) ?? (isSteam64(params.platformId) ? this.hands.logPlayers.nameOf(dayzIdOf(params.platformId)) : undefined);
     const seat = players.find((p) => guid !== undefined && p.guid === guid) ?? (logName === undefined ? undefined : rcon.seatNamed(logName));
-    if (!seat) return { status: 'done', detail: notPresentDetail };
+    if (!seat) {
+      const gone = rcon.kickedSeat((s) => (guid !== undefined && s.guid === guid) || (logName !== undefined && s.name === logName));
+      return { status: 'done', detail: gone ? `${gone.name} (#${gone.number}) was kicked already` : notPresentDetail };
+    }
     const kicked = await rcon.kick(seat.number, params.reason ?? 'Kicked by an admin');
     return { status: 'done', detail: kicked ? `kicked ${seat.name} (#${seat.number})` : `${seat.name} (#${seat.number}) was kicked already` };
   }

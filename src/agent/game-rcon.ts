@@ -25,8 +25,8 @@ export class GameRcon {
   private readonly seats = new Map<number, RconSeat>();
   private readonly client: RconClient;
   private loggedInOnce = false;
-  /** Seats kicked since their latest join: whoever asks (a command, a ban on join, a sweep), a seat is kicked once. */
-  private readonly kicked = new Set<number>();
+  /** Seats kicked since their latest join, with who sat there: whoever asks (a command, a ban on join, a sweep), a seat is kicked once. */
+  private readonly kicked = new Map<number, RconSeat>();
 
   constructor(settings: { host: string; port: number; password: string }, log: RconLog, client?: RconClient) {
     this.client = client ?? new RconClient({ ...settings, log });
@@ -86,7 +86,7 @@ export class GameRcon {
   /** Kicks the player on the seat, unless it was kicked since its latest join; false when it was. */
   async kick(number: number, reason: string): Promise<boolean> {
     if (this.kicked.has(number)) return false;
-    this.kicked.add(number);
+    this.kicked.set(number, this.seats.get(number) ?? { number, name: '' });
     try {
       await this.client.command(`kick ${number} ${oneLine(reason)}`);
       return true;
@@ -94,6 +94,12 @@ export class GameRcon {
       this.kicked.delete(number);
       throw err;
     }
+  }
+
+  /** A player kicked since their seat's latest join, found by `match`. */
+  kickedSeat(match: (seat: RconSeat) => boolean): RconSeat | undefined {
+    for (const seat of this.kicked.values()) if (match(seat)) return seat;
+    return undefined;
   }
 
   lock(): Promise<string> {
