@@ -16,10 +16,13 @@ export function controllerPath(path: string): boolean {
   return path.startsWith('/api/') && !path.startsWith('/api/v1/') && !path.startsWith('/api/maps/tiles/') && !ingestTokenPath.test(path);
 }
 
-function scopedLimit(deps: Deps, path: string): [string, number] | undefined {
+function scopedLimit(deps: Deps, path: string, method: string): [string, number] | undefined {
   // The routers answer a path with a trailing slash too (/api/auth/login/): so must the caps.
   const route = path.replace(/\/+$/, '');
-  if (route === '/api/auth/login' || path.startsWith('/api/setup/')) return ['auth', deps.config.rates.auth];
+  // The sign-in budget guards passwords and the first owner's creation; reading whether setup is
+  // done (the dashboard asks at every page load) is not an attempt, and spent it for an admin who
+  // reloaded 17 times in a minute.
+  if (route === '/api/auth/login' || (path.startsWith('/api/setup/') && method !== 'GET' && method !== 'HEAD')) return ['auth', deps.config.rates.auth];
   if (route === '/api/chat/action') return ['chat', deps.config.rates.chat];
   return undefined;
 }
@@ -30,7 +33,7 @@ function scopedLimit(deps: Deps, path: string): [string, number] | undefined {
  */
 export async function chargeControllerLimits(deps: Deps, ctx: AppContext): Promise<void> {
   const who = rateLimitIdentity(ctx.state.clientIp);
-  const scoped = scopedLimit(deps, ctx.path);
+  const scoped = scopedLimit(deps, ctx.path, ctx.method);
   const decisions: RateDecision[] = [];
   if (scoped) decisions.push(await takeRateToken(deps, scoped[0], who, scoped[1]));
   if (decisions.every((d) => d.allowed)) decisions.push(await takeRateToken(deps, 'ctl', who, deps.config.rates.controller));

@@ -65,7 +65,16 @@ export function legacyOf(steam64: string): string {
 
 /** A Discord snowflake: 17-20 digits, not a Steam64, its timestamp between 2015 and now. */
 export function isChatSnowflake(id: string, nowMs: number): boolean {
-  if (!snowflakePattern.test(id) || isSteam64(id)) return false;
+  return !isSteam64(id) && isSnowflake(id, nowMs);
+}
+
+/**
+ * 17-20 digits of a 64-bit number whose timestamp lies between 2015 and now. Without a `discord:`
+ * prefix a number in the Steam64 range is a Steam64; with it, a chat id (snowflakes of mid-2015 lie
+ * in that range).
+ */
+function isSnowflake(id: string, nowMs: number): boolean {
+  if (!snowflakePattern.test(id)) return false;
   const n = BigInt(id);
   if (n >= 1n << 64n) return false;
   const ms = (n >> 22n) + discordEpochMs;
@@ -93,7 +102,7 @@ export function classifyIdentifier(raw: string, nowMs: number): { kind: Identifi
   if (raw.length > 100) return undefined;
   if (/^discord:/i.test(raw)) {
     const id = raw.slice('discord:'.length);
-    return /^[0-9]{17,20}$/.test(id) && isChatSnowflake(id, nowMs) ? { kind: 'chat', value: id } : undefined;
+    return isSnowflake(id, nowMs) ? { kind: 'chat', value: id } : undefined;
   }
   const kind = platformIdKind(raw);
   if (kind) return { kind, value: raw };

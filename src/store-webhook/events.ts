@@ -5,6 +5,7 @@
 import { badRequest } from '../http/errors.ts';
 import { describeErrors, validatorFor } from '../http/schemas.ts';
 import { platformIdKind } from '../identities/id-forms.ts';
+import { productOf } from './products.ts';
 import type { StoreProduct, StoreProducts } from './products.ts';
 
 export type StoreSource = 'tebex' | 'own';
@@ -42,7 +43,7 @@ interface OwnBody { id: string; type: 'purchase.completed' | 'purchase.refunded'
 
 function ownEvent(body: unknown, products: StoreProducts): StoreEvent {
   const e = checked<OwnBody>('store-event-own.json', body, 'body');
-  const product = products[e.sku];
+  const product = productOf(products, e.sku);
   if (!product) throw badRequest(`body sku "${e.sku}" is not a product of this service's STORE_PRODUCTS`);
   const lines = [{ sku: e.sku, product, platformId: e.platformId, quantity: 1 }];
   if (e.type === 'purchase.completed') return { kind: 'purchase', source: 'own', id: e.id, type: e.type, purchaseRef: e.id, lines };
@@ -66,7 +67,7 @@ function tebexEvent(body: unknown, products: StoreProducts): StoreEvent {
   const lines: PurchaseLine[] = [];
   payment.products.forEach((item, i) => {
     const sku = `tebex:${item.id}`;
-    const product = products[sku];
+    const product = productOf(products, sku);
     if (!product) return;
     // The product's own username is the player it was bought for (a gift); else the customer's.
     const platformId = (item.username?.id ?? payment.customer?.username?.id ?? '').trim();

@@ -10,6 +10,7 @@ const scripts = {
   onlinePlayers: { file: '../stats/online-players.lua', keys: 3 },
   releaseLock: { file: './release-lock.lua', keys: 1 },
   loginAttempt: { file: '../auth/login-attempt.lua', keys: 3 },
+  beginTrustScore: { file: '../trust/begin-score.lua', keys: 1 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 3 },
   dropTrustScores: { file: '../trust/drop-scores.lua', keys: 2 },
 } as const;

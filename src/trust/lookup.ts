@@ -1,37 +1,34 @@
 // The trust lookup: identifier -> player -> score. The rendered, signed score is cached in Redis
-// until the player's evidence changes (invalidateTrustScores) or it goes stale by time, so the
-// common lookup is one Redis read and an RS256 signature is made once per computed score.
+// until the player's pool evidence changes (invalidateTrustScores), an entry ends, or 60 s pass
+// (play changes it a little and often: it is picked up within that, not dropped at every batch),
+// so the common lookup is one Redis read and an RS256 signature is made once per computed score.
+// A missing score is computed once at a time per player, across processes: the others wait for it.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
-import { findTrustPlayer, playEvidence, poolEvidence } from './player.repo.ts';
+import { communityEvidence, findTrustPlayer } from './player.repo.ts';
 import type { TrustPlayer } from './player.repo.ts';
 import { scoreTrust } from './score.ts';
-import type { TrustSignals } from './score.ts';
+import { nextExpiryMs, signalsOf } from './signals.ts';
 import { beginScore, cachedScore, dropScores, storeScore } from './score.store.ts';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
 import { DropGathering } from './drop-gathering.ts';
 import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
 
-/** Bounds how long a score can outlive a change whose invalidation failed (Redis away). */
-export const scoreCacheMs = 10 * 60_000;
-const dayMs = 24 * 3600_000;
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+/** How stale a cached score may grow: play it has not seen, or a change whose invalidation failed (Redis away). */
+export const scoreCacheMs = 60_000;
+/** A lookup waits this long, reading every 20 ms, for another process's computation of the score. */
+const awaitOtherMs = 1000;
 
 /** Computes, renders and signs the score of a known player, as of deps.clock. */
 export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ score: CachedScore; ttlMs: number }> {
   const nowMs = deps.clock.now();
   const computedAt = new Date(nowMs).toISOString();
-  const [pool, play] = await Promise.all([poolEvidence(deps.db, player.platformId, computedAt), playEvidence(deps.db, player.platformId)]);
-  const signals: TrustSignals = {
-    bansActive: pool.bansActive, submissionsPending: pool.submissionsPending, overturns: pool.overturns,
-    playMinutes: play.playMinutes, serversSeen: play.serversSeen, kills: play.kills,
-    headshotRatio: play.kills > 0 ? round4(play.headshots / play.kills) : null,
-    accuracy: play.shotsFired > 0 ? round4(play.shotsHit / play.shotsFired) : null,
-    meanKillDistance: play.kills > 0 ? round4(play.killDistanceSum / play.kills) : null,
-  };
-  const result = scoreTrust({ signals, expiredAgesDays: pool.expiredAtMs.map((ms) => (nowMs - ms) / dayMs) });
+  const { entries, play } = await communityEvidence(deps.db, player.platformId);
+  const signals = signalsOf(entries, play, nowMs);
+  const result = scoreTrust(signals);
   const claims = { platformId: player.platformId, serviceId: player.serviceId, score: result.score, band: result.band, confidence: result.confidence, computedAt };
   const signer = await trustSigner(deps.config);
   const proof = signer ? await signer.sign(claims, lookupProofType, lookupProofAudience, nowMs) : '';
@@ -39,7 +36,7 @@ export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ s
     platformId: player.platformId, serviceId: player.serviceId, score: result.score, confidence: result.confidence, band: result.band,
     signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
   }));
-  const untilExpiry = pool.nextExpiry ? Date.parse(pool.nextExpiry) - nowMs : Infinity;
+  const untilExpiry = (nextExpiryMs(entries, nowMs) ?? Infinity) - nowMs;
   return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreCacheMs, untilExpiry)) };
 }
 
@@ -75,13 +72,45 @@ export async function trustLookup(deps: Deps, identifier: string): Promise<Cache
     const hit = await readCache(deps, player.platformId);
     if (hit) return hit;
   }
-  const token = await beginScore(deps.redis, player.platformId).catch(() => undefined);
+  return computeOnce(deps, player);
+}
+
+/** Computations under way in this process, by player (one per service's caches: tests run several). */
+const computing = new WeakMap<Deps['caches'], Map<string, Promise<CachedScore>>>();
+
+/** The player's score, computed once at a time: concurrent lookups, here or in other processes, wait for it. */
+function computeOnce(deps: Deps, player: TrustPlayer): Promise<CachedScore> {
+  let here = computing.get(deps.caches);
+  if (!here) computing.set(deps.caches, (here = new Map()));
+  const running = here.get(player.platformId);
+  if (running) return running;
+  const work = computeAndStore(deps, player).finally(() => here.delete(player.platformId));
+  here.set(player.platformId, work);
+  return work;
+}
+
+async function computeAndStore(deps: Deps, player: TrustPlayer): Promise<CachedScore> {
   const nowMs = deps.clock.now();
+  const claim = await beginScore(deps.redis, player.platformId, nowMs).catch(() => undefined);
+  if (claim && !claim.own) {
+    const stored = await awaitStored(deps, player.platformId);
+    if (stored) return stored;
+  }
   const { score, ttlMs } = await computeScore(deps, player);
-  if (token !== undefined) {
-    await storeScore(deps.redis, player.platformId, token, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
+  if (claim?.own) {
+    await storeScore(deps.redis, player.platformId, claim.token, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
   }
   return score;
+}
+
+/** Another process computes the score: its stored score, read every 20 ms for up to a second. */
+async function awaitStored(deps: Deps, platformId: string): Promise<CachedScore | undefined> {
+  for (const until = Date.now() + awaitOtherMs; Date.now() < until;) {
+    await delay(20);
+    const entry = await cachedScore(deps.redis, platformId, deps.clock.now()).catch(() => undefined);
+    if (entry) return entry.score;
+  }
+  return undefined;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Queryable } from '../store/db.ts';
 import type { IdentifierKind } from '../identities/id-forms.ts';
 import { resolvePlatformId } from '../identities/resolve.ts';
+import type { ReasonCategory } from './score.ts';
 
 export interface TrustPlayer {
   platformId: string;
@@ -48,41 +49,21 @@ export async function findTrustPlayer(db: Queryable, kind: IdentifierKind, value
   return rows[0];
 }
 
-export interface PoolEvidence {
-  bansActive: number;
-  submissionsPending: number;
-  overturns: number;
-  /** Per community with no active entry: when (epoch ms) its newest expired entry ended. */
-  expiredAtMs: number[];
-  /** The soonest expiry of an active entry: the cached score is stale from then on. */
-  nextExpiry: string | null;
+/** A pool entry about the player, as the score reads it (never its submitter, reason text or note). */
+export interface EntryEvidence {
+  accountId: string;
+  status: 'pending' | 'active' | 'overturned' | 'expired';
+  category: ReasonCategory;
+  createdAt: string;
+  expiresAt: string | null;
+  updatedAt: string;
 }
 
-/** What the pool says of a player, counted per community, at time `at`. */
-export async function poolEvidence(db: Queryable, platformId: string, at: string): Promise<PoolEvidence> {
-  const { rows } = await db.query<PoolEvidence>({
-    name: 'trust-pool-evidence',
-    text: `WITH e AS (
-             SELECT account_id, status, expires_at, updated_at,
-                    status = 'active' AND (expires_at IS NULL OR expires_at > $2) AS in_force,
-                    status = 'expired' OR (status = 'active' AND expires_at <= $2) AS lapsed
-             FROM trust_entries WHERE platform_id = $1)
-           SELECT count(DISTINCT account_id) FILTER (WHERE in_force)::int AS "bansActive",
-                  count(DISTINCT account_id) FILTER (WHERE status = 'pending')::int AS "submissionsPending",
-                  count(DISTINCT account_id) FILTER (WHERE status = 'overturned')::int AS "overturns",
-                  coalesce((SELECT array_agg((extract(epoch FROM ended) * 1000)::float8) FROM (
-                    SELECT max(coalesce(expires_at, updated_at)) AS ended FROM e
-                    WHERE lapsed AND account_id NOT IN (SELECT account_id FROM e WHERE in_force) GROUP BY account_id) x), '{}') AS "expiredAtMs",
-                  min(expires_at) FILTER (WHERE in_force) AS "nextExpiry"
-           FROM e`,
-    values: [platformId, at],
-  });
-  return rows[0]!;
-}
-
+/** The player's play on one community's servers. */
 export interface PlayEvidence {
-  playMinutes: number;
-  serversSeen: number;
+  accountId: string;
+  playSeconds: number;
+  servers: number;
   kills: number;
   headshots: number;
   killDistanceSum: number;
@@ -90,16 +71,24 @@ export interface PlayEvidence {
   shotsHit: number;
 }
 
-/** The player's play across every server of the network. */
-export async function playEvidence(db: Queryable, platformId: string): Promise<PlayEvidence> {
-  const { rows } = await db.query<PlayEvidence>({
-    name: 'trust-play-evidence',
-    text: `SELECT floor(coalesce(sum(play_seconds), 0) / 60)::int AS "playMinutes", count(*)::int AS "serversSeen",
-                  coalesce(sum(kills), 0)::int AS kills, coalesce(sum(headshots), 0)::int AS headshots,
-                  coalesce(sum(kill_distance_sum), 0)::float8 AS "killDistanceSum",
-                  coalesce(sum(shots_fired), 0)::float8 AS "shotsFired", coalesce(sum(shots_hit), 0)::float8 AS "shotsHit"
-           FROM server_players WHERE platform_id = $1`,
-    values: [platformId],
-  });
-  return rows[0]!;
+/** The player's pool entries (rejected ones say nothing) and play, per community. */
+export async function communityEvidence(db: Queryable, platformId: string): Promise<{ entries: EntryEvidence[]; play: PlayEvidence[] }> {
+  const [entries, play] = await Promise.all([
+    db.query<EntryEvidence>({
+      name: 'trust-entry-evidence',
+      text: `SELECT account_id AS "accountId", status, category, created_at AS "createdAt", expires_at AS "expiresAt", updated_at AS "updatedAt"
+             FROM trust_entries WHERE platform_id = $1 AND status <> 'rejected'`,
+      values: [platformId],
+    }),
+    db.query<PlayEvidence>({
+      name: 'trust-play-evidence',
+      text: `SELECT s.account_id AS "accountId", coalesce(sum(sp.play_seconds), 0)::float8 AS "playSeconds", count(*)::int AS servers,
+                    coalesce(sum(sp.kills), 0)::int AS kills, coalesce(sum(sp.headshots), 0)::int AS headshots,
+                    coalesce(sum(sp.kill_distance_sum), 0)::float8 AS "killDistanceSum",
+                    coalesce(sum(sp.shots_fired), 0)::float8 AS "shotsFired", coalesce(sum(sp.shots_hit), 0)::float8 AS "shotsHit"
+             FROM server_players sp JOIN servers s ON s.id = sp.server_id WHERE sp.platform_id = $1 GROUP BY s.account_id`,
+      values: [platformId],
+    }),
+  ]);
+  return { entries: entries.rows, play: play.rows };
 }

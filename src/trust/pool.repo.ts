@@ -2,10 +2,11 @@
 // moderation listing; the functions behind the public lookup and the export never select them, and
 // the public player page reads only the community's name, never the user who submitted or the note.
 import type { Queryable } from '../store/db.ts';
+import type { ReasonCategory } from './score.ts';
 
+export { reasonCategories } from './score.ts';
+export type { ReasonCategory } from './score.ts';
 export type EntryStatus = 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
-export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const;
-export type ReasonCategory = (typeof reasonCategories)[number];
 
 export interface PoolEntry {
   id: string;

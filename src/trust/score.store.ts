@@ -44,12 +44,18 @@ export async function cachedScore(redis: AppRedis, platformId: string, nowMs: nu
   return { score: { proof: value.toString('latin1', first + 1, second), body: value.subarray(second + 1) }, staleAtMs };
 }
 
-/** Registers a computation of the player's score; its token is what storeScore needs. */
-export async function beginScore(redis: AppRedis, platformId: string): Promise<string> {
+/** A computation registered less than this long ago is waited for rather than registered over. */
+export const computationHoldMs = 10_000;
+
+/**
+ * Registers a computation of the player's score (its token is what storeScore needs), unless one
+ * is under way in any process: then `own` is false, and the caller waits for that one's score.
+ */
+export async function beginScore(redis: AppRedis, platformId: string, nowMs: number): Promise<{ own: boolean; token: string }> {
   const { computing } = trustScoreKeys(platformId);
-  const token = `${processTag}:${++computations}`;
-  await redis.multi().hset(computing, platformId, token).pexpire(computing, computingTtlMs).exec();
-  return token;
+  const token = `${processTag}:${++computations}:${Math.floor(nowMs)}`;
+  const [own, registered] = (await redis.beginTrustScore(computing, platformId, token, nowMs, computationHoldMs, computingTtlMs)) as [number, string];
+  return { own: own === 1, token: registered };
 }
 
 /** Stores the score unless the player was dropped since its computation began (beginScore). */

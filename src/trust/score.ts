@@ -1,15 +1,41 @@
-// The trust score (DESIGN 8): pure, deterministic and explainable. Each effect is computed from one
-// signal, bounded, and written down as a reason with its points, so a moderator can follow the sum.
-// Monotone by construction: every effect is a non-decreasing function of its signal (clean play,
-// overturns) or a non-increasing one (active bans, pending submissions, expired entries).
+// The trust score: pure, deterministic and explainable, computed from the lookup's `signals` alone
+// by the rules published in the discovery document (scoringRules), so any client reproduces it.
+// One community, one bounded voice: each community's term (its strongest pool entry, pending or
+// approved, weighed by category and length and fading after it ended; the play on its servers; its
+// players' aim) is bounded to ±30 and rounded, and aim counts only where two communities agree. So
+// nothing one community does alone moves a score more than 30 points, nor more than 10 through its
+// ingested events alone.
 
-/** The nine signals of the TrustScore, as on the wire. */
+export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const;
+export type ReasonCategory = (typeof reasonCategories)[number];
+export type VoiceStatus = 'active' | 'pending' | 'expired' | 'overturned';
+
+/** A community's strongest pool entry about the player. */
+export interface CommunityVoice {
+  status: VoiceStatus;
+  category: ReasonCategory;
+  /** Days the entry was set for; null: permanent. */
+  lengthDays: number | null;
+  /** An expired entry: days since it ended, as of the score's time (two decimals). */
+  endedDaysAgo: number | null;
+}
+
+/** What one community's data says of the player (communities are not named). */
+export interface CommunitySignals {
+  voice: CommunityVoice | null;
+  playMinutes: number;
+  kills: number;
+  headshotRatio: number | null;
+  accuracy: number | null;
+}
+
+/** The signals of the TrustScore: the spec's nine network-wide figures, and each community's own. */
 export interface TrustSignals {
   /** Distinct communities with an approved, active pool entry for the player. */
   bansActive: number;
   /** Distinct communities whose submission waits for a network moderator. */
   submissionsPending: number;
-  /** Pool entries overturned on appeal: they count for the player. */
+  /** Communities whose entry was overturned on appeal: they count for the player. */
   overturns: number;
   playMinutes: number;
   serversSeen: number;
@@ -17,17 +43,11 @@ export interface TrustSignals {
   headshotRatio: number | null;
   accuracy: number | null;
   meanKillDistance: number | null;
-}
-
-/** What the score reads besides the signals: the age (days since expiry) of each community's expired entry. */
-export interface TrustEvidence {
-  signals: TrustSignals;
-  expiredAgesDays: number[];
+  /** One per community with an entry about the player or play on its servers, in a fixed order. */
+  communities: CommunitySignals[];
 }
 
 export type TrustBand = 'trusted' | 'neutral' | 'watch' | 'high_risk';
-
-export const bandThresholds = { trusted: 75, neutral: 50, watch: 25 } as const;
 
 export interface ScoreResult {
   score: number;
@@ -36,21 +56,38 @@ export interface ScoreResult {
   reasons: string[];
 }
 
-export const baseScore = 50;
-/** An active ban of the first community costs 30 points, each further community 20, at most 70 in all. */
-const banPoints = (communities: number) => Math.min(70, communities <= 0 ? 0 : 30 + 20 * (communities - 1));
-/** An unproven submission costs 3 points per community, at most 9. */
-const pendingPoints = (communities: number) => Math.min(9, 3 * Math.max(0, communities));
-/** An overturned entry gives 4 points back, at most 8. */
-const overturnPoints = (n: number) => Math.min(8, 4 * Math.max(0, n));
-/** An expired entry weighs 12 points when it has just expired, halving every 180 days. */
-const expiredPoints = (ageDays: number) => 12 * 0.5 ** (Math.max(0, ageDays) / 180);
-/** Play time: up to 20 points, on a log scale that reaches the cap at 500 hours. */
-const playPoints = (minutes: number) => 20 * Math.min(1, Math.log1p(Math.max(0, minutes) / 60) / Math.log1p(500));
-/** Servers of the network the player was seen on: 1 point each, at most 5. */
-const serverPoints = (servers: number) => Math.min(5, Math.max(0, servers));
-/** Below this many kills, ratios say nothing. */
-export const minKillsForRatios = 25;
+/** The rules, as published: every number the score uses. */
+export const scoringRules = {
+  version: 2,
+  base: 50,
+  bands: { trusted: 75, neutral: 50, watch: 25 },
+  /** One community's term is bounded to this, then rounded (halves up). */
+  communityBound: 30,
+  voice: {
+    /**
+     * Points of an entry of weight 1: an approved one in force, a pending report, an expired ban at
+     * its end (a ban served: half an active one's, then fading), an overturned one (for the player).
+     */
+    points: { active: -30, pending: -4, expired: -15, overturned: 4 },
+    categoryWeights: { cheating: 1, ban_evasion: 1, exploiting: 0.7, griefing: 0.5, other: 0.4, toxicity: 0.3 } satisfies Record<ReasonCategory, number>,
+    /** By the days an entry was set for: the first row whose maxDays it is within; permanent or longer than every row: 1. */
+    lengthWeights: [{ maxDays: 7, weight: 0.4 }, { maxDays: 30, weight: 0.6 }, { maxDays: 180, weight: 0.8 }],
+    /** An expired entry's points halve every this many days after it ended. */
+    expiredHalfLifeDays: 90,
+  },
+  /** Play on a community's servers: up to `max` points, on a log scale reaching it at `fullAtHours`. */
+  play: { max: 6, fullAtHours: 100 },
+  /**
+   * Unusual aim on a community's servers (at least minKills kills, and a headshot ratio or accuracy
+   * above the bars) puts `points` in that community's term; the score gets `points` back once when
+   * any community shows it, so aim counts only from the second community on.
+   */
+  aim: { minKills: 25, headshotRatioOver: 0.6, accuracyOver: 0.75, points: -4 },
+};
+
+const rules = scoringRules;
+export const bandThresholds = rules.bands;
+export const baseScore = rules.base;
 
 export function bandOf(score: number): TrustBand {
   if (score >= bandThresholds.trusted) return 'trusted';
@@ -59,58 +96,87 @@ export function bandOf(score: number): TrustBand {
   return 'high_risk';
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const signed = (points: number) => (points >= 0 ? `+${points}` : `${points}`);
-const round1 = (x: number) => Math.round(x * 10) / 10;
+const lengthWeight = (days: number | null) => (days === null ? 1 : rules.voice.lengthWeights.find((row) => days <= row.maxDays)?.weight ?? 1);
 
-/** Unusual aim over enough kills: a hint for moderators, never a ban on its own. */
-function aimPoints(s: TrustSignals): { points: number; reason?: string } {
-  if (s.kills < minKillsForRatios) return { points: 0 };
-  let points = 0;
-  const parts: string[] = [];
-  if (s.headshotRatio !== null && s.headshotRatio > 0.6) {
-    points += 8;
-    parts.push(`${Math.round(s.headshotRatio * 100)}% headshots`);
-  }
-  if (s.accuracy !== null && s.accuracy > 0.75) {
-    points += 4;
-    parts.push(`${Math.round(s.accuracy * 100)}% accuracy`);
-  }
-  return points === 0 ? { points } : { points: -points, reason: `Unusual aim over ${s.kills} kills (${parts.join(', ')})` };
+/** A voice's points before its community's bound. */
+export function voicePoints(v: CommunityVoice): number {
+  if (v.status === 'overturned') return rules.voice.points.overturned;
+  const weighed = rules.voice.points[v.status] * rules.voice.categoryWeights[v.category] * lengthWeight(v.lengthDays);
+  return v.status === 'expired' ? weighed * 0.5 ** (Math.max(0, v.endedDaysAgo ?? 0) / rules.voice.expiredHalfLifeDays) : weighed;
+}
+
+export const playPoints = (minutes: number) =>
+  rules.play.max * Math.min(1, Math.log1p(Math.max(0, minutes) / 60) / Math.log1p(rules.play.fullAtHours));
+
+export const unusualAim = (c: CommunitySignals) =>
+  c.kills >= rules.aim.minKills && ((c.headshotRatio ?? 0) > rules.aim.headshotRatioOver || (c.accuracy ?? 0) > rules.aim.accuracyOver);
+
+/** One community's term: its voice, its play and its aim, bounded to ±30, rounded (halves up). */
+export function communityTerm(c: CommunitySignals): number {
+  const raw = (c.voice ? voicePoints(c.voice) : 0) + playPoints(c.playMinutes) + (unusualAim(c) ? rules.aim.points : 0);
+  return Math.floor(Math.max(-rules.communityBound, Math.min(rules.communityBound, raw)) + 0.5);
+}
+
+/** The score of the signals. Same signals, same result: nothing here reads the clock or anything else. */
+export function scoreTrust(signals: TrustSignals): ScoreResult {
+  const terms = signals.communities.map(communityTerm);
+  const aimCommunities = signals.communities.filter(unusualAim).length;
+  const aimGiveBack = aimCommunities > 0 ? -rules.aim.points : 0;
+  const total = rules.base + terms.reduce((sum, term) => sum + term, 0) + aimGiveBack;
+  const score = Math.max(0, Math.min(100, total));
+  return { score, confidence: confidenceOf(signals), band: bandOf(score), reasons: reasonsOf(signals, terms, aimCommunities, aimGiveBack) };
 }
 
 /** How much evidence the score stands on: each fact adds weight, and confidence approaches 1. */
-function confidenceOf(e: TrustEvidence): number {
-  const s = e.signals;
-  const weight = 2 * s.bansActive + s.overturns + e.expiredAgesDays.length + 0.5 * s.submissionsPending
-    + Math.min(4, s.playMinutes / 600) + Math.min(2, 0.5 * s.serversSeen) + Math.min(1, s.kills / 100);
+function confidenceOf(s: TrustSignals): number {
+  const voices = s.communities.reduce((sum, c) => sum + (c.voice ? { active: 2, expired: 1, overturned: 1, pending: 0.5 }[c.voice.status] : 0), 0);
+  const weight = voices + Math.min(4, s.playMinutes / 600) + Math.min(2, 0.5 * s.serversSeen) + Math.min(1, s.kills / 100);
   return Math.floor((1 - Math.exp(-weight / 4)) * 100) / 100;
 }
 
-/** The score of one player's evidence. Same evidence, same result: nothing here reads the clock. */
-export function scoreTrust(evidence: TrustEvidence): ScoreResult {
-  const s = evidence.signals;
-  const effects: [number, string][] = [];
-  if (s.bansActive > 0) effects.push([-banPoints(s.bansActive), `Banned for now by ${plural(s.bansActive, 'community', 'communities')} of the network (approved pool entries)`]);
-  if (evidence.expiredAgesDays.length > 0) {
-    const points = evidence.expiredAgesDays.reduce((sum, age) => sum + expiredPoints(age), 0);
-    const newest = Math.round(Math.min(...evidence.expiredAgesDays));
-    effects.push([-Math.min(30, points), `${plural(evidence.expiredAgesDays.length, 'expired ban')} in the pool, the newest ended ${plural(newest, 'day')} ago (older ones weigh less)`]);
-  }
-  if (s.submissionsPending > 0) effects.push([-pendingPoints(s.submissionsPending), `${plural(s.submissionsPending, 'community', 'communities')} reported the player, not yet reviewed by a network moderator`]);
-  if (s.overturns > 0) effects.push([overturnPoints(s.overturns), `${plural(s.overturns, 'ban')} overturned on appeal`]);
-  if (s.playMinutes > 0) effects.push([playPoints(s.playMinutes), `${plural(Math.floor(s.playMinutes / 60), 'hour')} of play on the network`]);
-  if (s.serversSeen > 0) effects.push([serverPoints(s.serversSeen), `Seen on ${plural(s.serversSeen, 'server')}`]);
-  const aim = aimPoints(s);
-  if (aim.reason) effects.push([aim.points, aim.reason]);
+const categoryWords: Record<ReasonCategory, string> = {
+  cheating: 'cheating', ban_evasion: 'ban evasion', exploiting: 'exploiting', griefing: 'griefing', toxicity: 'toxicity', other: 'another reason',
+};
+const lengthWords = (days: number | null) => (days === null ? 'permanent' : `${days} day${days === 1 ? '' : 's'}`);
+const communities = (n: number) => `${n} ${n === 1 ? 'community' : 'communities'}`;
+const signed = (points: number) => (points > 0 ? `+${points}` : `${points}`);
 
-  const total = effects.reduce((sum, [points]) => sum + points, baseScore);
-  const score = Math.max(0, Math.min(100, Math.round(total)));
-  const reasons = [`Start: ${baseScore} (no history)`, ...effects.map(([points, text]) => `${text}: ${signed(round1(points))}`)];
-  return { score, confidence: confidenceOf(evidence), band: bandOf(score), reasons };
+/** What a community's term stands for, in words; `n` communities with the same. */
+function describe(c: CommunitySignals, n: number): string {
+  const v = c.voice;
+  const hours = `${Math.floor(c.playMinutes / 60)} hours`;
+  const aim = unusualAim(c) ? `unusual aim (${c.kills} kills)` : '';
+  let head: string;
+  if (v?.status === 'active') head = `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)})`;
+  else if (v?.status === 'pending') head = `Reported for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), not yet reviewed by a network moderator`;
+  else if (v?.status === 'expired') head = `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), ended ${Math.floor(v.endedDaysAgo ?? 0)} days ago`;
+  else if (v?.status === 'overturned') head = `A ban by ${communities(n)} overturned on appeal`;
+  else if (c.playMinutes > 0) return `Played ${hours} on the servers of ${communities(n)}${aim ? `, with ${aim}` : ''}`;
+  else return aim ? `Unusual aim on the servers of ${communities(n)} (${c.kills} kills)` : `Seen by ${communities(n)}`;
+  const play = c.playMinutes > 0 ? `, with ${hours} of play on its servers` : '';
+  return `${head}${play}${aim ? `${play ? ' and' : ', with'} ${aim} there` : ''}`;
+}
+
+/** One line a group of communities with the same words and term, then aim's give-back. */
+function reasonsOf(s: TrustSignals, terms: number[], aimCommunities: number, aimGiveBack: number): string[] {
+  const groups = new Map<string, { c: CommunitySignals; term: number; n: number }>();
+  s.communities.forEach((c, i) => {
+    const key = `${describe(c, 1)}|${terms[i]}`;
+    const group = groups.get(key);
+    if (group) group.n += 1;
+    else groups.set(key, { c, term: terms[i]!, n: 1 });
+  });
+  const lines = [`Start: ${rules.base} (no history)`];
+  for (const { c, term, n } of groups.values()) if (term !== 0) lines.push(`${describe(c, n)}: ${signed(term * n)}`);
+  if (aimGiveBack !== 0) {
+    lines.push(aimCommunities === 1
+      ? `Unusual aim seen by one community only does not count: ${signed(aimGiveBack)}`
+      : `Unusual aim counts from the second of ${aimCommunities} communities that saw it: ${signed(aimGiveBack)}`);
+  }
+  return lines;
 }
 
 export const emptySignals = (): TrustSignals => ({
   bansActive: 0, submissionsPending: 0, overturns: 0, playMinutes: 0, serversSeen: 0, kills: 0,
-  headshotRatio: null, accuracy: null, meanKillDistance: null,
+  headshotRatio: null, accuracy: null, meanKillDistance: null, communities: [],
 });

@@ -238,6 +238,8 @@ test('link ties the signing chat user to a known player, so discord:<id> lookups
   const now = env.clock.now();
   t.is((await ingest(env, { serverId, token: ingestToken }, [ev.presence('player.connect', now - 60_000, 6), ev.presence('player.connect', now - 60_000, 7)])).status, 200);
   assertError(t, await env.request.get(`/api/v1/trust/discord:${alice}`), 404, 'NOT_FOUND', 'not linked yet');
+  // The prefix forces the chat kind, even for digits in the Steam64 range (a known player's): 404, not 400.
+  assertError(t, await env.request.get('/api/v1/trust/discord:76561198000000006'), 404, 'NOT_FOUND', 'a chat id in the Steam64 range, unlinked');
 
   const unsigned = await chat(env, { action: 'link', params: { platformId: '76561198000000006' } });
   assertError(t, unsigned, 403, 'FORBIDDEN', 'the chat user is unproven');

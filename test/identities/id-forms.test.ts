@@ -66,7 +66,10 @@ test('classifyIdentifier: each kind, the discord: prefix, malformed input', (t) 
   t.deepEqual(classifyIdentifier('discord:175928847299117063', now), { kind: 'chat', value: '175928847299117063' });
   t.deepEqual(classifyIdentifier('175928847299117063', now), { kind: 'chat', value: '175928847299117063' });
   t.deepEqual(classifyIdentifier('F8960B9FD7CF711046C1DF2AB8D534B2', now), { kind: 'battleyeGuid', value: 'f8960b9fd7cf711046c1df2ab8d534b2' });
-  t.is(classifyIdentifier('discord:76561198000000001', now), undefined);
+  // The prefix forces the chat kind, even for a number in the Steam64 range (snowflakes of mid-2015).
+  t.deepEqual(classifyIdentifier('discord:76561198000000001', now), { kind: 'chat', value: '76561198000000001' });
+  t.is(classifyIdentifier('discord:18446744073709551616', now), undefined, 'past 64 bits');
+  t.is(classifyIdentifier('discord:abc', now), undefined);
   t.is(classifyIdentifier('not an id', now), undefined);
   t.is(classifyIdentifier('x'.repeat(500), now), undefined);
 });

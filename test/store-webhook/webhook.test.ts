@@ -248,6 +248,10 @@ test('bodies it cannot read are 400 after a good signature: not JSON, another sh
   assertError(t, await postOwn('[1,2]'), 400, 'BAD_REQUEST', 'not an object');
   assertError(t, await postOwn(ownEvent({ type: 'purchase.completed', platformId: 'not-an-id', sku: 'vip' })), 400, 'BAD_REQUEST', 'platform id');
   assertError(t, await postOwn(ownEvent({ type: 'purchase.completed', platformId: steam(), sku: 'not-sold-here' })), 400, 'BAD_REQUEST', 'unknown sku');
+  // Names every object has: not products (they reached Object.prototype and answered 500, so the store retried forever).
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assertError(t, await postOwn(ownEvent({ type: 'purchase.completed', platformId: steam(), sku: name })), 400, 'BAD_REQUEST', `sku ${name}`);
+  }
   assertError(t, await postTebex(tebexPayment('payment.completed', 'tbx-1', [{ sku }])), 400, 'BAD_REQUEST', 'no username anywhere');
   assertError(t, await postTebex(JSON.stringify({ id: 'x', type: 'payment.completed', subject: { transaction_id: 5, products: [] } })), 400, 'BAD_REQUEST', 'subject shape');
   const res = await postTebex(tebexPayment('payment.completed', `tbx-${randomUUID()}`, [{ sku: 'tebex:1' }], steam()));

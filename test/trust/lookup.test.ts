@@ -53,7 +53,8 @@ test('every identifier kind finds the player; the body matches the TrustScore sc
   t.is(body.signals.kills, 1);
   t.is(body.signals.serversSeen, 1);
   t.is(body.computedAt, new Date(t0).toISOString());
-  t.deepEqual(Object.keys(body.signals), ['bansActive', 'submissionsPending', 'overturns', 'playMinutes', 'serversSeen', 'kills', 'headshotRatio', 'accuracy', 'meanKillDistance']);
+  t.deepEqual(Object.keys(body.signals), ['bansActive', 'submissionsPending', 'overturns', 'playMinutes', 'serversSeen', 'kills', 'headshotRatio', 'accuracy', 'meanKillDistance', 'communities']);
+  t.deepEqual(body.signals.communities, [{ voice: null, playMinutes: 0, kills: 1, headshotRatio: 0, accuracy: null }]);
 });
 
 test('the legacy form is read both ways on a known pair', async (t) => {
@@ -72,12 +73,13 @@ test('the legacy form is read both ways on a known pair', async (t) => {
 
 test('malformed identifiers are 400s with a clear message; unknown players 404 NOT_FOUND', async (t) => {
   const env = await envFor(t);
-  for (const bad of ['hello', '123', 'STEAM_0:2:1', 'discord:abc', 'discord:76561198000000007', '%C3%A9', 'x'.repeat(101), '1'.repeat(21)]) {
+  for (const bad of ['hello', '123', 'STEAM_0:2:1', 'discord:abc', 'discord:18446744073709551616', '%C3%A9', 'x'.repeat(101), '1'.repeat(21)]) {
     const res = await env.request.get(`/api/v1/trust/${bad}`);
     assertError(t, res, 400, 'BAD_REQUEST', bad);
     t.regex(res.body.message, /identifier/);
   }
-  for (const unknown of ['76561198999999999', 'STEAM_0:1:999', '00000000-0000-4000-8000-000000000000', `discord:${snowflake}`, dayzIdOf('76561198999999999')]) {
+  // discord: forces the chat kind, digits in the Steam64 range too: unlinked, 404 rather than 400.
+  for (const unknown of ['76561198999999999', 'STEAM_0:1:999', '00000000-0000-4000-8000-000000000000', `discord:${snowflake}`, 'discord:76561198000000007', dayzIdOf('76561198999999999')]) {
     assertError(t, await env.request.get(`/api/v1/trust/${encodeURIComponent(unknown)}`), 404, 'NOT_FOUND', unknown);
   }
 });
@@ -105,7 +107,7 @@ test('per-IP rate limit with RateLimit headers; 429 carries retryAfter 60; IPv6 
   t.is((await from('203.0.113.5')).status, 200, 'the window moved on');
 });
 
-test('the score is cached until its evidence changes; ingestion of the player invalidates it', async (t) => {
+test('the score is cached until its pool evidence changes, and 60 s at most: ingested play reaches it then, without a drop at every batch', async (t) => {
   const env = await envFor(t);
   const server = await seenPlayer(env);
   const first = await env.request.get(`/api/v1/trust/${steam64}`);
@@ -119,8 +121,12 @@ test('the score is cached until its evidence changes; ingestion of the player in
   t.true(fresh.body.signals.playMinutes >= 6000);
   t.not(fresh.body.computedAt, first.body.computedAt);
   await ingest(env, server, [ev.kill(t0 - 1000, 7, 9)]);
+  env.clock.advance(59_999);
+  const within = await env.request.get(`/api/v1/trust/${steam64}`);
+  t.deepEqual(within.body, fresh.body, 'a batch drops no score: 59 s after it was computed it is still the one cached');
+  env.clock.advance(1);
   const afterIngest = await env.request.get(`/api/v1/trust/${steam64}`);
-  t.is(afterIngest.body.signals.kills, fresh.body.signals.kills + 1, 'the ingested kill reached the score');
+  t.is(afterIngest.body.signals.kills, fresh.body.signals.kills + 1, 'the ingested kill reached the score after 60 s');
 });
 
 test('a score cached by another web process is dropped there as soon as its evidence changes', async (t) => {
@@ -150,14 +156,14 @@ test('invalidating a batch of players drops every one of their cached scores, wh
   const env = await envFor(t);
   const ids = Array.from({ length: 200 }, (_, i) => player(1000 + i).platformId);
   const score = { proof: '', body: Buffer.from('{}') };
-  for (const id of ids) t.true(await storeScore(env.deps.redis, id, await beginScore(env.deps.redis, id), score, t0, 60_000));
-  const computing = await Promise.all(ids.map((id) => beginScore(env.deps.redis, id)));
+  for (const id of ids) t.true(await storeScore(env.deps.redis, id, (await beginScore(env.deps.redis, id, t0)).token, score, t0, 60_000));
+  const computing = await Promise.all(ids.map(async (id) => (await beginScore(env.deps.redis, id, t0)).token));
   await invalidateTrustScores(env.deps, [...ids, ...ids.slice(0, 10)]);
   for (const [i, id] of ids.entries()) {
     t.is(await cachedScore(env.deps.redis, id, t0), undefined, id);
     t.false(await storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000), `${id}: a score computed before the drop cannot be stored`);
   }
-  const after = await beginScore(env.deps.redis, ids[0]!);
+  const after = (await beginScore(env.deps.redis, ids[0]!, t0)).token;
   t.true(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a computation begun after the drop is stored');
   t.false(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a token is used once');
 });
@@ -173,7 +179,7 @@ test('a drop is broadcast to the other processes only when Redis held a score of
   const [cached, ...others] = Array.from({ length: 40 }, (_, i) => player(9000 + i).platformId);
   await invalidateTrustScores(env.deps, others);
   const score = { proof: '', body: Buffer.from('{}') };
-  t.true(await storeScore(env.deps.redis, cached!, await beginScore(env.deps.redis, cached!), score, t0, 60_000));
+  t.true(await storeScore(env.deps.redis, cached!, (await beginScore(env.deps.redis, cached!, t0)).token, score, t0, 60_000));
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   // A message published after the one awaited would arrive by now too: the listener reads in order.
@@ -192,8 +198,8 @@ test('a bucket\'s held set names its players until their scores expire, and goes
   const [first, second] = candidates.filter((id) => bucketOf(id) === bucketOf(candidates[0]!));
   const score = { proof: '', body: Buffer.from('{}') };
   const held = bucketOf(first!);
-  t.true(await storeScore(env.deps.redis, first!, await beginScore(env.deps.redis, first!), score, t0, 60_000));
-  t.true(await storeScore(env.deps.redis, second!, await beginScore(env.deps.redis, second!), score, t0, 5_000));
+  t.true(await storeScore(env.deps.redis, first!, (await beginScore(env.deps.redis, first!, t0)).token, score, t0, 60_000));
+  t.true(await storeScore(env.deps.redis, second!, (await beginScore(env.deps.redis, second!, t0)).token, score, t0, 5_000));
   const expiries = await env.deps.redis.zmscore(held, first!, second!);
   t.true(expiries.every((e) => e !== null), 'both players are held');
   t.true(Number(expiries[0]) - Number(expiries[1]) >= 54_000, 'each with its own expiry');
@@ -209,8 +215,8 @@ test('a bucket holding more players than one call carries is dropped whole, over
   const ids = candidates.filter((id) => bucketOf(id) === bucketOf(candidates[0]!)).slice(0, 600);
   t.is(ids.length, 600);
   const score = { proof: '', body: Buffer.from('{}') };
-  await Promise.all(ids.map(async (id) => storeScore(env.deps.redis, id, await beginScore(env.deps.redis, id), score, t0, 60_000)));
-  const computing = await Promise.all(ids.map((id) => beginScore(env.deps.redis, id)));
+  await Promise.all(ids.map(async (id) => storeScore(env.deps.redis, id, (await beginScore(env.deps.redis, id, t0)).token, score, t0, 60_000)));
+  const computing = await Promise.all(ids.map(async (id) => (await beginScore(env.deps.redis, id, t0)).token));
   await invalidateTrustScores(env.deps, ids);
   const left = await Promise.all(ids.map((id) => cachedScore(env.deps.redis, id, t0)));
   t.deepEqual(ids.filter((_, i) => left[i] !== undefined), [], 'no score is left');
@@ -218,14 +224,18 @@ test('a bucket holding more players than one call carries is dropped whole, over
   t.deepEqual(ids.filter((_, i) => stored[i]), [], 'no computation begun before the drop can store its score');
 });
 
-test('of two computations of a player side by side, only the one begun last is stored', async (t) => {
+test('a computation under way is not registered over: a second one waits for it; 10 s later one takes over from a process that died', async (t) => {
   const env = await envFor(t);
   const id = player(1).platformId;
   const score = { proof: '', body: Buffer.from('{}') };
-  const first = await beginScore(env.deps.redis, id);
-  const second = await beginScore(env.deps.redis, id);
-  t.false(await storeScore(env.deps.redis, id, first, score, t0, 60_000));
-  t.true(await storeScore(env.deps.redis, id, second, score, t0, 60_000));
+  const first = await beginScore(env.deps.redis, id, t0);
+  const second = await beginScore(env.deps.redis, id, t0 + 9999);
+  t.true(first.own);
+  t.deepEqual(second, { own: false, token: first.token }, 'under way: the second waits for the first');
+  const later = await beginScore(env.deps.redis, id, t0 + 10_000);
+  t.true(later.own, 'a registration 10 s old is taken as its process gone');
+  t.false(await storeScore(env.deps.redis, id, first.token, score, t0, 60_000));
+  t.true(await storeScore(env.deps.redis, id, later.token, score, t0, 60_000));
 });
 
 test('an approved entry past its expiry weighs less, without waiting for a sweep', async (t) => {
@@ -239,8 +249,9 @@ test('an approved entry past its expiry weighs less, without waiting for a sweep
   env.clock.advance(2 * 3600_000);
   const lapsed = await env.request.get(`/api/v1/trust/${steam64}`);
   t.is(lapsed.body.signals.bansActive, 0, 'the cached score did not outlive the expiry');
-  t.true(lapsed.body.score > active.body.score);
-  t.true(lapsed.body.reasons.some((r: string) => r.startsWith('1 expired ban')));
+  t.true(lapsed.body.score > active.body.score, 'a ban served weighs half an active one');
+  t.like(lapsed.body.signals.communities[0].voice, { status: 'expired', endedDaysAgo: 0.04 });
+  t.true(lapsed.body.reasons.some((r: string) => /^Banned for .* by 1 community \(0 days\), ended 0 days ago: -\d+$/.test(r)), lapsed.body.reasons.join(' | '));
   env.clock.advance(400 * 24 * 3600_000);
   await invalidateTrustScores(env.deps, [steam64]);
   const faded = await env.request.get(`/api/v1/trust/${steam64}`);
