@@ -9,11 +9,11 @@ export const discoveryPath = '/.well-known/service-trust.json';
 
 /** How a score follows from a lookup's signals and the rules: what a client needs to reproduce it. */
 export const scoringSteps = [
-  "For each entry of signals.communities (one community each), its term: the voice's points, plus the play's, plus the aim's; bounded to [-communityBound, +communityBound]; then rounded to the nearest integer, halves up (floor(x + 0.5)).",
+  "For each entry of signals.communities (one community each), its term: the voice's points plus the play's, bounded to [-communityBound, +communityBound], then rounded to the nearest integer, halves up (floor(x + 0.5)).",
   "Voice points (null voice: 0): overturned: voice.points.overturned. Otherwise voice.points[status] x categoryWeights[category] x the length weight (lengthDays null, or beyond every row of lengthWeights: 1; else the weight of the first row with lengthDays <= maxDays); an expired voice is further multiplied by 0.5 ^ (endedDaysAgo / expiredHalfLifeDays).",
   "Play points: play.max x min(1, ln(1 + playMinutes / 60) / ln(1 + play.fullAtHours)).",
-  "Aim points: aim.points when kills >= aim.minKills and (headshotRatio > aim.headshotRatioOver or accuracy > aim.accuracyOver), null ratios counting as 0; else 0.",
-  "Score: base + the sum of the terms, + (-aim.points) once when at least one community has aim points (aim counts only where two communities agree); bounded to [0, 100].",
+  "Aim: a community shows unusual aim when kills >= aim.minKills and (headshotRatio > aim.headshotRatioOver or accuracy > aim.accuracyOver), null ratios counting as 0; with k such communities, aim's points are aim.pointsPerCommunity x max(0, k - 1).",
+  "Score: base + the sum of the terms + aim's points, bounded to [0, 100].",
   "Band: trusted from bands.trusted, neutral from bands.neutral, watch from bands.watch, high_risk below.",
 ];
 

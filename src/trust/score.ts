@@ -1,10 +1,10 @@
 // The trust score: pure, deterministic and explainable, computed from the lookup's `signals` alone
 // by the rules published in the discovery document (scoringRules), so any client reproduces it.
 // One community, one bounded voice: each community's term (its strongest pool entry, pending or
-// approved, weighed by category and length and fading after it ended; the play on its servers; its
-// players' aim) is bounded to ±30 and rounded, and aim counts only where two communities agree. So
-// nothing one community does alone moves a score more than 30 points, nor more than 10 through its
-// ingested events alone.
+// approved, weighed by category and length and fading after it ended; the play on its servers) is
+// bounded to ±26 and rounded; unusual aim counts only where two communities agree, 4 points for
+// each community past the first. So nothing one community does alone moves a score more than 30
+// points (its term, and its share in aim), nor more than 10 through its ingested events alone.
 
 export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const;
 export type ReasonCategory = (typeof reasonCategories)[number];
@@ -61,14 +61,14 @@ export const scoringRules = {
   version: 2,
   base: 50,
   bands: { trusted: 75, neutral: 50, watch: 25 },
-  /** One community's term is bounded to this, then rounded (halves up). */
-  communityBound: 30,
+  /** One community's term is bounded to this, then rounded (halves up): with its share in aim, 30 at most. */
+  communityBound: 26,
   voice: {
     /**
      * Points of an entry of weight 1: an approved one in force, a pending report, an expired ban at
      * its end (a ban served: half an active one's, then fading), an overturned one (for the player).
      */
-    points: { active: -30, pending: -4, expired: -15, overturned: 4 },
+    points: { active: -26, pending: -4, expired: -13, overturned: 4 },
     categoryWeights: { cheating: 1, ban_evasion: 1, exploiting: 0.7, griefing: 0.5, other: 0.4, toxicity: 0.3 } satisfies Record<ReasonCategory, number>,
     /** By the days an entry was set for: the first row whose maxDays it is within; permanent or longer than every row: 1. */
     lengthWeights: [{ maxDays: 7, weight: 0.4 }, { maxDays: 30, weight: 0.6 }, { maxDays: 180, weight: 0.8 }],
@@ -78,11 +78,11 @@ export const scoringRules = {
   /** Play on a community's servers: up to `max` points, on a log scale reaching it at `fullAtHours`. */
   play: { max: 6, fullAtHours: 100 },
   /**
-   * Unusual aim on a community's servers (at least minKills kills, and a headshot ratio or accuracy
-   * above the bars) puts `points` in that community's term; the score gets `points` back once when
-   * any community shows it, so aim counts only from the second community on.
+   * Unusual aim on a community's servers: at least minKills kills there, and a headshot ratio or
+   * accuracy above the bars. It counts only where two communities agree: `pointsPerCommunity` for
+   * each community showing it past the first (none for one alone).
    */
-  aim: { minKills: 25, headshotRatioOver: 0.6, accuracyOver: 0.75, points: -4 },
+  aim: { minKills: 25, headshotRatioOver: 0.6, accuracyOver: 0.75, pointsPerCommunity: -4 },
 };
 
 const rules = scoringRules;
@@ -111,20 +111,23 @@ export const playPoints = (minutes: number) =>
 export const unusualAim = (c: CommunitySignals) =>
   c.kills >= rules.aim.minKills && ((c.headshotRatio ?? 0) > rules.aim.headshotRatioOver || (c.accuracy ?? 0) > rules.aim.accuracyOver);
 
-/** One community's term: its voice, its play and its aim, bounded to ±30, rounded (halves up). */
+/** One community's term: its voice and its play, bounded to ±26, rounded (halves up). */
 export function communityTerm(c: CommunitySignals): number {
-  const raw = (c.voice ? voicePoints(c.voice) : 0) + playPoints(c.playMinutes) + (unusualAim(c) ? rules.aim.points : 0);
+  const raw = (c.voice ? voicePoints(c.voice) : 0) + playPoints(c.playMinutes);
   return Math.floor(Math.max(-rules.communityBound, Math.min(rules.communityBound, raw)) + 0.5);
 }
+
+/** Aim's points: for each community showing unusual aim past the first. */
+export const aimPoints = (communitiesShowingIt: number) => rules.aim.pointsPerCommunity * Math.max(0, communitiesShowingIt - 1);
 
 /** The score of the signals. Same signals, same result: nothing here reads the clock or anything else. */
 export function scoreTrust(signals: TrustSignals): ScoreResult {
   const terms = signals.communities.map(communityTerm);
   const aimCommunities = signals.communities.filter(unusualAim).length;
-  const aimGiveBack = aimCommunities > 0 ? -rules.aim.points : 0;
-  const total = rules.base + terms.reduce((sum, term) => sum + term, 0) + aimGiveBack;
+  const aim = aimPoints(aimCommunities);
+  const total = rules.base + terms.reduce((sum, term) => sum + term, 0) + aim;
   const score = Math.max(0, Math.min(100, total));
-  return { score, confidence: confidenceOf(signals), band: bandOf(score), reasons: reasonsOf(signals, terms, aimCommunities, aimGiveBack) };
+  return { score, confidence: confidenceOf(signals), band: bandOf(score), reasons: reasonsOf(signals, terms, aimCommunities, aim) };
 }
 
 /** How much evidence the score stands on: each fact adds weight, and confidence approaches 1. */
@@ -145,20 +148,16 @@ const signed = (points: number) => (points > 0 ? `+${points}` : `${points}`);
 function describe(c: CommunitySignals, n: number): string {
   const v = c.voice;
   const hours = `${Math.floor(c.playMinutes / 60)} hours`;
-  const aim = unusualAim(c) ? `unusual aim (${c.kills} kills)` : '';
-  let head: string;
-  if (v?.status === 'active') head = `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)})`;
-  else if (v?.status === 'pending') head = `Reported for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), not yet reviewed by a network moderator`;
-  else if (v?.status === 'expired') head = `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), ended ${Math.floor(v.endedDaysAgo ?? 0)} days ago`;
-  else if (v?.status === 'overturned') head = `A ban by ${communities(n)} overturned on appeal`;
-  else if (c.playMinutes > 0) return `Played ${hours} on the servers of ${communities(n)}${aim ? `, with ${aim}` : ''}`;
-  else return aim ? `Unusual aim on the servers of ${communities(n)} (${c.kills} kills)` : `Seen by ${communities(n)}`;
   const play = c.playMinutes > 0 ? `, with ${hours} of play on its servers` : '';
-  return `${head}${play}${aim ? `${play ? ' and' : ', with'} ${aim} there` : ''}`;
+  if (v?.status === 'active') return `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)})${play}`;
+  if (v?.status === 'pending') return `Reported for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), not yet reviewed by a network moderator${play}`;
+  if (v?.status === 'expired') return `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), ended ${Math.floor(v.endedDaysAgo ?? 0)} days ago${play}`;
+  if (v?.status === 'overturned') return `A ban by ${communities(n)} overturned on appeal${play}`;
+  return `Played ${hours} on the servers of ${communities(n)}`;
 }
 
-/** One line a group of communities with the same words and term, then aim's give-back. */
-function reasonsOf(s: TrustSignals, terms: number[], aimCommunities: number, aimGiveBack: number): string[] {
+/** One line a group of communities with the same words and term, then aim's. */
+function reasonsOf(s: TrustSignals, terms: number[], aimCommunities: number, aim: number): string[] {
   const groups = new Map<string, { c: CommunitySignals; term: number; n: number }>();
   s.communities.forEach((c, i) => {
     const key = `${describe(c, 1)}|${terms[i]}`;
@@ -168,11 +167,7 @@ function reasonsOf(s: TrustSignals, terms: number[], aimCommunities: number, aim
   });
   const lines = [`Start: ${rules.base} (no history)`];
   for (const { c, term, n } of groups.values()) if (term !== 0) lines.push(`${describe(c, n)}: ${signed(term * n)}`);
-  if (aimGiveBack !== 0) {
-    lines.push(aimCommunities === 1
-      ? `Unusual aim seen by one community only does not count: ${signed(aimGiveBack)}`
-      : `Unusual aim counts from the second of ${aimCommunities} communities that saw it: ${signed(aimGiveBack)}`);
-  }
+  if (aim !== 0) lines.push(`Unusual aim on the servers of ${communities(aimCommunities)} (counted from the second): ${signed(aim)}`);
   return lines;
 }
 

@@ -75,9 +75,9 @@ test('the public player page of a banned player: score, band, reasons, community
   await page.getByRole('heading', { level: 1, name: `Player ${cheater}` }).waitFor();
   await page.getByRole('heading', { name: 'Trust score' }).waitFor();
   const text = await page.locator('main').innerText();
-  t.regex(text, /Trust score\s+20\s+out of 100\s+\/ 100\s+High risk/);
+  t.regex(text, /Trust score\s+24\s+out of 100\s+\/ 100\s+High risk/);
   t.regex(text, /Communities of the network have banned this player/);
-  t.regex(text, /Banned for cheating by 1 community \(permanent\): -30 points/);
+  t.regex(text, /Banned for cheating by 1 community \(permanent\): -26 points/);
   const row = page.getByRole('region', { name: /Reports in the network's ban pool/ }).getByRole('row').filter({ hasText: community });
   t.regex(await row.innerText(), /Cheating\s+Approved by a network moderator and in force/);
   t.true(await page.getByRole('heading', { name: 'How to appeal' }).isVisible());
