@@ -1,7 +1,9 @@
 // The partner export (DESIGN 8): a change feed of the pool in transaction order, served only below
 // the oldest running transaction, so following nextCursor to null and resuming with
 // since = syncedThrough sees every change. Each page carries an RS256 proof over the RFC 8785
-// digest of its rows, bound to the partner key (aud) and to the page's cursors.
+// digest of its rows, bound to the partner key (aud), to the page's cursors, and to the resume
+// point (the `since` it read from, as understood here, and the `syncedThrough` it answers): a relay
+// that moved either would make a mirror skip rows while every proof verified.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Deps } from '../deps.ts';
@@ -62,8 +64,10 @@ export async function exportPage(deps: Deps, partner: PartnerKey, query: ExportQ
   const statuses = query.status ? [...new Set(query.status.split(','))] as ExportStatus[] : exportStatuses;
   const limit = Math.min(query.limit, pageCaps[partner.tier]);
   let position: FeedPosition;
+  // The since a page read from: only a first page (no cursor) reads from one.
+  const since = query.cursor === undefined && query.since !== undefined ? parseSince(query.since) : null;
   if (query.cursor !== undefined) position = decodeCursor(query.cursor);
-  else if (query.since !== undefined) position = { xid: await resumeHorizon(deps.db, parseSince(query.since)), id: firstId, inclusive: true };
+  else if (since !== null) position = { xid: await resumeHorizon(deps.db, since), id: firstId, inclusive: true };
   else position = { xid: '0', id: firstId, inclusive: true };
 
   const page = await feedPage(deps.db, position, statuses, limit);
@@ -75,7 +79,7 @@ export async function exportPage(deps: Deps, partner: PartnerKey, query: ExportQ
   const body: ExportPage = { rows, count: rows.length, nextCursor, syncedThrough };
   const signer = await trustSigner(deps.config);
   if (signer) {
-    const claims = { digest: rowsDigest(rows), count: rows.length, cursor: query.cursor ?? null, nextCursor };
+    const claims = { digest: rowsDigest(rows), count: rows.length, cursor: query.cursor ?? null, nextCursor, since, syncedThrough, statuses };
     body.proof = await signer.sign(claims, exportProofType, partner.id, deps.clock.now());
   }
   return body;

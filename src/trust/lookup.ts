@@ -15,7 +15,7 @@ import { beginScore, cachedScore, dropScores, storeScore } from './score.store.t
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
 import { DropGathering } from './drop-gathering.ts';
-import { lookupProofAudience, lookupProofType, trustSigner } from './signing.ts';
+import { lookupProofAudience, lookupProofType, proofServable, trustSigner } from './signing.ts';
 
 /** How stale a cached score may grow: play it has not seen, or a change whose invalidation failed (Redis away). */
 export const scoreCacheMs = 60_000;
@@ -126,6 +126,8 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
   let entry: ScoreEntry | undefined;
   try {
     entry = await cachedScore(deps.redis, platformId, nowMs);
+    // Signed by a key withdrawn since (or cached before signing was turned on or off): computed again.
+    if (entry && !proofServable(await trustSigner(deps.config), entry.score.proof)) entry = undefined;
     return entry?.score;
   } catch (err) {
     deps.log.warn({ err }, 'trust score cache unavailable');

@@ -1,7 +1,8 @@
 // The reference partner client: follows the export feed, verifies every page's proof against the
-// discovery document's JWKS (signature, issuer, type, partner binding, digest, count and cursors),
-// and applies the rows to a local mirror of active bans; tombstones (overturned, expired) lift them.
-// The mirror remembers syncedThrough, so a later run resumes where this one stopped.
+// discovery document's JWKS (signature, issuer, type, partner binding, digest, count, cursors and
+// the resume point: the since it asked from and the syncedThrough it is answered), and applies the
+// rows to a local mirror of active bans; tombstones (overturned, expired) lift them. The mirror
+// remembers syncedThrough, so a later run resumes where this one stopped.
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { JSONWebKeySet } from 'jose';
 import type { ExportRow } from './export.repo.ts';
@@ -69,8 +70,9 @@ export async function syncMirror(state: MirrorState, options: MirrorOptions): Pr
   let rows = 0;
   for (;;) {
     const query = new URLSearchParams({ limit: String(options.pageSize ?? 500) });
+    const since = cursor === null ? state.syncedThrough : null;
     if (cursor !== null) query.set('cursor', cursor);
-    else if (state.syncedThrough !== null) query.set('since', state.syncedThrough);
+    else if (since !== null) query.set('since', since);
     const page = await getJson(doFetch, `${base}/api/v1/trust/export?${query}`, { authorization: `Bearer ${options.key}` }) as Page;
     if (!page.proof) throw new MirrorError('a page came without a proof');
     const { payload } = await jwtVerify(page.proof, jwks, {
@@ -81,6 +83,8 @@ export async function syncMirror(state: MirrorState, options: MirrorOptions): Pr
     if (typeof payload.aud !== 'string') throw new MirrorError('the proof names no partner');
     if (payload.digest !== rowsDigest(page.rows) || payload.count !== page.rows.length || page.count !== page.rows.length) throw new MirrorError('the rows do not match the proof');
     if (payload.cursor !== cursor || payload.nextCursor !== page.nextCursor) throw new MirrorError('the page is not the one asked for (cursors differ from the proof)');
+    if (payload.since !== since) throw new MirrorError('the page was read from another point than the one asked for (since differs from the proof)');
+    if (payload.syncedThrough !== page.syncedThrough) throw new MirrorError('the resume point is not the one the service gave (syncedThrough differs from the proof)');
     state.keyId ??= payload.aud;
     applyRows(state, page.rows);
     pages++;

@@ -62,3 +62,25 @@ async function buildSigner(pems: string[], issuer: string): Promise<TrustSigner 
     },
   };
 }
+
+/** The `kid` in a JWT's header, or undefined when it has none (or is no JWT). */
+export function kidOf(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot <= 0) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as { kid?: unknown };
+    return typeof header.kid === 'string' ? header.kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a cached answer's proof may still be served: signed by a key still configured (a
+ * withdrawn key signs nothing more, not even from a cache), or unsigned while signing is off.
+ */
+export function proofServable(signer: TrustSigner | undefined, proof: string): boolean {
+  if (!signer) return proof === '';
+  const kid = kidOf(proof);
+  return kid !== undefined && signer.jwks.keys.some((key) => key.kid === kid);
+}

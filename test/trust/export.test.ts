@@ -154,7 +154,7 @@ test('page proofs verify with the discovery JWKS, bound to the partner and the p
   const first = await exportGet(env, partner.key, '?limit=2');
   const verify = (proof: string, audience: string) => jwtVerify(proof, jwks, { algorithms: ['RS256'], issuer: 'gameservice-trust', audience, typ: exportProofType, currentDate: new Date(env.clock.now()) });
   const { payload } = await verify(first.body.proof, partner.id);
-  t.like(payload, { digest: rowsDigest(first.body.rows), count: 2, cursor: null, nextCursor: first.body.nextCursor });
+  t.like(payload, { digest: rowsDigest(first.body.rows), count: 2, cursor: null, nextCursor: first.body.nextCursor, since: null, syncedThrough: null, statuses: ['active', 'overturned', 'expired'] });
   t.is(typeof payload.iat, 'number');
   await t.throwsAsync(verify(first.body.proof, other.id), undefined, 'another partner cannot present it');
   const second = await exportGet(env, partner.key, `?limit=2&cursor=${first.body.nextCursor}`);
@@ -192,6 +192,22 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
     return new Response(JSON.stringify(body), { status: res.status });
   };
   await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, fetch: tampering }), { message: /rows do not match the proof/ });
+  // A relay that moves the resume point: forward in the answer (the mirror's next run would skip
+  // rows), or in the request (this run would).
+  const relay = (change: (url: URL, body: { syncedThrough: string | null }) => void): typeof fetch => async (input, init) => {
+    const url = new URL(String(input));
+    if (!url.pathname.endsWith('/export')) return fetch(input, init);
+    const body = { syncedThrough: null };
+    change(url, body);
+    const res = await fetch(url, init);
+    const answered = await res.json() as { syncedThrough: string | null };
+    if (answered.syncedThrough !== null && body.syncedThrough !== null) answered.syncedThrough = body.syncedThrough;
+    return new Response(JSON.stringify(answered), { status: res.status });
+  };
+  const later = new Date(env.clock.now() + 3600_000).toISOString();
+  await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, fetch: relay((_u, body) => (body.syncedThrough = later)) }), { message: /syncedThrough differs from the proof/ });
+  const resumeFrom = { ...emptyMirror(url), syncedThrough: mirror.syncedThrough };
+  await t.throwsAsync(syncMirror(resumeFrom, { ...options, fetch: relay((u) => u.searchParams.set('since', later)) }), { message: /since differs from the proof/ });
   await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, keyId: '00000000-0000-4000-8000-000000000000' }), { message: /does not verify/ });
 
   // The CLI's file round: a first run writes the mirror, a second resumes from it.

@@ -286,6 +286,28 @@ test('proofs verify with the discovery JWKS alone; tampered, foreign-key and ses
   await t.throwsAsync(jwtVerify(owner.token, jwks, options), undefined, 'a session JWT is no proof');
 });
 
+test('a withdrawn signing key signs nothing more: its cached proofs are not served by a service restarted without it', async (t) => {
+  const env = await envFor(t, { TRUST_SIGNING_KEY: `${rsaKey(0)}\n${rsaKey(1)}` });
+  await seenPlayer(env);
+  const cached = (await env.request.get(`/api/v1/trust/${steam64}`)).body;
+  t.truthy(cached.proof);
+  // The same stores, restarted with other keys (another configuration: nothing cached in process).
+  const restarted = async (keys: string[]) => {
+    const deps = createDeps(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: env.deps.config.databaseUrl, DATABASE_SCHEMA: env.deps.config.databaseSchema,
+      REDIS_PREFIX: env.deps.config.redisPrefix, RATE_TRUST_LOOKUP: '1000', ...(keys.length > 0 ? { TRUST_SIGNING_KEY: keys.join('\n') } : {}) }), { clock: env.clock, log: env.deps.log });
+    await connectDeps(deps);
+    t.teardown(() => closeDeps(deps));
+    return (await supertest(createApp(deps).callback()).get(`/api/v1/trust/${steam64}`)).body;
+  };
+  t.is((await restarted([rsaKey(1), rsaKey(0)])).proof, cached.proof, 'a key still configured (a rotation): the cached proof is served');
+  const rotatedOut = await restarted([rsaKey(1)]);
+  t.truthy(rotatedOut.proof);
+  t.not(rotatedOut.proof, cached.proof);
+  t.not(decodeProtectedHeader(rotatedOut.proof).kid, decodeProtectedHeader(cached.proof).kid, 'signed anew by the key still configured');
+  const unsigned = await restarted([]);
+  t.false('proof' in unsigned, 'signing off: no proof of a withdrawn key from the cache');
+});
+
 test('without a signing key the discovery document has no signing section', async (t) => {
   const env = await envFor(t);
   const res = await env.request.get('/.well-known/service-trust.json');
