@@ -35,6 +35,7 @@ import { restartScheduleRouter } from './commands/restart-schedule.route.ts';
 import { activeBansRouter } from './bans/active-bans.route.ts';
 import { chatActionRouter } from './chat/chat.route.ts';
 import { chatUserRolesRouter } from './chat/user-roles.route.ts';
+import { chatBotsRouter } from './chat/bots.route.ts';
 import { trustPoolRouter } from './trust/pool.route.ts';
 import { trustApiRouter } from './trust/router.ts';
 import { trustDiscoveryRouter } from './trust/discovery.route.ts';
@@ -52,7 +53,7 @@ export const routersOf = (deps: Deps) => [
   agentCommandsRouter(deps), activeBansRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
   operatorRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
-  chatActionRouter(deps), chatUserRolesRouter(deps),
+  chatActionRouter(deps), chatUserRolesRouter(deps), chatBotsRouter(deps),
   bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), commandsRouter(deps), restartScheduleRouter(deps),
   trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),
 ].map(normaliseIdParams);

@@ -1,6 +1,6 @@
 // Reads the environment once, validates every value, and turns it into the typed Config.
 // Nothing else in the service reads process.env or Deno.env.
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute, parse, resolve } from 'node:path';
 import { trustSigningKeysFrom } from './trust/signing-keys.ts';
@@ -51,7 +51,12 @@ export interface Config {
   /** How long one server's file sync may take before it counts as failed (the others never wait on it). */
   gameFileSyncTimeoutMs: number;
   chat: {
-    /** HMAC key the chat bot signs its calls with; without it, no call verifies. */
+    /**
+     * The key each community's chat bot secret is derived from (CHAT_BOT_KEY; else derived from
+     * JWT_SECRET): the service stores no bot secret, it derives it again to check a call.
+     */
+    botKey: Buffer;
+    /** The operator account's bot (calls without X-Chat-Bot): HMAC key it signs with; without it, no such call verifies. */
     signingSecret: string | undefined;
     /** Refuse calls without signature headers (otherwise they run as the built-in chat-bot role). */
     requireSignature: boolean;
@@ -109,6 +114,7 @@ const envSchema = {
     AUTH_CACHE_MS: int(5000, 1, 60_000),
     PAGE_CACHE_MS: int(1000, 1, 60_000),
     CHAT_SIGNING_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
+    CHAT_BOT_KEY: { type: 'string', minLength: 32, maxLength: 512 },
     CHAT_REQUIRE_SIGNATURE: { type: 'boolean', default: false },
     CHAT_ROLES_DIR: { type: 'string', minLength: 1, default: 'data/chat-roles' },
     TEBEX_WEBHOOK_SECRET: { type: 'string', minLength: 8, maxLength: 512 },
@@ -156,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   problems.push(...trustKeys.problems);
   const gameFilesDir = gameFilesDirFrom(v.GAME_FILES_DIR as string | undefined, problems);
   if (problems.length > 0) throw new ConfigError(problems);
+  const jwtSecret = (v.JWT_SECRET as string | undefined) ?? randomBytes(32).toString('base64url');
   return {
     env: v.NODE_ENV as Config['env'],
     host: v.HOST as string,
@@ -182,7 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authCacheMs: v.AUTH_CACHE_MS as number,
     pageCacheMs: v.PAGE_CACHE_MS as number,
     // Outside production a missing secret is replaced by a random one: sessions end with the process.
-    jwtSecret: (v.JWT_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
+    jwtSecret,
     sessionTtlMinutes: v.SESSION_TTL_MINUTES as number,
     trustedProxies,
     controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
@@ -192,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustSigningKeys: trustKeys.keys,
     trustIssuer: v.TRUST_ISSUER as string,
     chat: {
+      botKey: chatBotKey(v.CHAT_BOT_KEY as string | undefined, jwtSecret),
       signingSecret: v.CHAT_SIGNING_SECRET as string | undefined,
       requireSignature: v.CHAT_REQUIRE_SIGNATURE as boolean,
       rolesDir: v.CHAT_ROLES_DIR as string,
@@ -239,4 +247,13 @@ function gameFilesDirFrom(value: string | undefined, problems: string[]): string
   }
   if (problem) problems.push(`${where}: ${problem}`);
   return problem ? undefined : dir;
+}
+
+/**
+ * The key chat bots' secrets are derived from: CHAT_BOT_KEY, else a key of its own derived from
+ * JWT_SECRET (HKDF, so neither key tells the other). Without either set, bot secrets change at
+ * every start, as sessions do.
+ */
+function chatBotKey(configured: string | undefined, jwtSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', configured ?? jwtSecret, 'gameservice', configured ? 'chat bot secrets' : 'chat bot secrets from JWT_SECRET', 32));
 }

@@ -34,8 +34,8 @@ export interface ChatResult {
 
 export interface ChatAction {
   permission: Permission;
-  /** Runs against one server of the account (serverId required). */
-  needsServer: boolean;
+  /** What it acts on: one server of the account (serverId required), the account, or the network (the public trust data). */
+  scope: 'server' | 'account' | 'network';
   /** Refused unless the call is signed: what it does rests on the chat user being who they say. */
   signedOnly?: boolean;
   /** $id of the params schema in schemas/ (none: params must be absent or empty). */
@@ -52,7 +52,7 @@ interface StatusBody { name: string; online: boolean; players: number | null; fp
 export const chatActions: Record<string, ChatAction> = {
   'server.status': {
     permission: 'servers.read',
-    needsServer: true,
+    scope: 'server',
     run: async ({ deps, accountId, serverId }) => {
       const status = JSON.parse((await ownedServerStatusBody(deps, accountId, serverId))!) as StatusBody;
       const details = status.online ? [status.map, status.players === null ? null : `${status.players} players`, status.fps === null ? null : `${status.fps} fps`] : [];
@@ -61,7 +61,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'players.list': {
     permission: 'servers.read',
-    needsServer: true,
+    scope: 'server',
     run: async ({ deps, serverId }) => {
       const online = JSON.parse((await onlinePage(deps, serverId)).toString()) as { players: { platformId: string; name: string }[]; count: number };
       const names = online.players.map((p) => p.name);
@@ -71,7 +71,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'trust.lookup': {
     permission: 'trust.read',
-    needsServer: false,
+    scope: 'network',
     params: 'chat-params-trust-lookup.json',
     // The public lookup itself (same cache, same proof); the bot path's own rate cap applies instead of the per-IP one.
     run: async ({ deps }, params) => {
@@ -84,7 +84,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   link: {
     permission: 'trust.read',
-    needsServer: false,
+    scope: 'network',
     signedOnly: true,
     params: 'chat-params-link.json',
     run: async ({ deps, chatUserId }, params) => {
@@ -97,7 +97,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'ban.create': {
     permission: 'bans.manage',
-    needsServer: true,
+    scope: 'account',
     params: 'chat-params-ban-create.json',
     run: async ({ deps, ctx, accountId }, params) => {
       const { platformId, reason, durationMinutes } = params as { platformId: string; reason?: string; durationMinutes?: number };
@@ -107,7 +107,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'ban.revoke': {
     permission: 'bans.manage',
-    needsServer: true,
+    scope: 'account',
     params: 'chat-params-ban-revoke.json',
     run: async ({ deps, ctx, accountId }, params) => {
       const ban = await removeBan(deps, accountId, (params.banId as string).toLowerCase(), actorOf(ctx));
@@ -117,9 +117,9 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'queue.add': {
     permission: 'queue.manage',
-    needsServer: true,
+    scope: 'account',
     params: 'chat-params-queue-add.json',
-    // The server names the community; the entry covers all of its servers, as an admin's default does.
+    // The entry covers all of the community's servers, as an admin's default does.
     run: async ({ deps, ctx, accountId }, params) => {
       const { platformId, durationDays } = params as { platformId: string; durationDays?: number };
       const { entry, created } = await queuePlayer(deps, accountId, { platformId, durationDays, serverIds: null }, actorOf(ctx));
@@ -128,7 +128,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'queue.remove': {
     permission: 'queue.manage',
-    needsServer: true,
+    scope: 'account',
     params: 'chat-params-queue-remove.json',
     run: async ({ deps, ctx, accountId }, params) => {
       const platformId = await canonicalPlatformId(deps.db, params.platformId as string);
@@ -140,7 +140,7 @@ export const chatActions: Record<string, ChatAction> = {
   },
   'server.restart': {
     permission: 'servers.control',
-    needsServer: true,
+    scope: 'server',
     run: async ({ deps, ctx, serverId }) => {
       const command = await requestCommand(deps, ctx, serverId, 'restart', { delaySeconds: defaultRestartDelaySeconds, message: null });
       const text = `restart queued: the server's agent warns the players and restarts it ${defaultRestartDelaySeconds / 60} minutes after it takes the command`;

@@ -1,7 +1,8 @@
 // The chat bot's call signature: X-Chat-Timestamp (unix seconds) and X-Chat-Signature
 // ("sha256=" + hex HMAC-SHA256(secret, "<timestamp>.<action>.<chatUserId>")), valid 300 s either
-// way of the service's clock, compared in constant time. The reference client signs with the same
-// function. Replays are refused elsewhere (replay.store.ts): this only says whether it verifies.
+// way of the service's clock, compared in constant time with each secret the bot may sign with.
+// The reference client signs with the same function. Replays are refused elsewhere
+// (replay.store.ts): this only says whether it verifies.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const chatWindowSeconds = 300;
@@ -17,8 +18,9 @@ export function chatSignature(secret: string, timestamp: string, action: string,
 
 const signaturePattern = /^sha256=[0-9a-f]{64}$/;
 
+/** `secrets`: what the bot may sign with (its current secret, and the one before during a rotation). */
 export function checkChatSignature(
-  secret: string | undefined, headers: { timestamp: string; signature: string }, action: string, chatUserId: string, nowMs: number,
+  secrets: string[], headers: { timestamp: string; signature: string }, action: string, chatUserId: string, nowMs: number,
 ): SignatureCheck {
   const { timestamp, signature } = headers;
   if (!timestamp && !signature) return { kind: 'unsigned' };
@@ -27,9 +29,10 @@ export function checkChatSignature(
   const skewSeconds = Number(timestamp) - Math.floor(nowMs / 1000);
   if (skewSeconds < -chatWindowSeconds) return { kind: 'rejected', reason: `the timestamp is more than ${chatWindowSeconds} s old` };
   if (skewSeconds > chatWindowSeconds) return { kind: 'rejected', reason: `the timestamp is more than ${chatWindowSeconds} s ahead` };
-  if (!secret) return { kind: 'rejected', reason: 'no chat signing secret is configured on this service' };
+  if (secrets.length === 0) return { kind: 'rejected', reason: 'no chat signing secret is configured on this service' };
   const given = signature.toLowerCase();
   if (!signaturePattern.test(given)) return { kind: 'rejected', reason: 'X-Chat-Signature is not sha256=<64 hex digits>' };
-  const expected = Buffer.from(chatSignature(secret, timestamp, action, chatUserId));
-  return timingSafeEqual(expected, Buffer.from(given)) ? { kind: 'valid', signature: given } : { kind: 'rejected', reason: 'the signature does not match' };
+  // Every secret is compared, so the time taken does not tell which one matched.
+  const matches = secrets.map((secret) => timingSafeEqual(Buffer.from(chatSignature(secret, timestamp, action, chatUserId)), Buffer.from(given)));
+  return matches.includes(true) ? { kind: 'valid', signature: given } : { kind: 'rejected', reason: 'the signature does not match' };
 }

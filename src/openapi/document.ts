@@ -58,7 +58,7 @@ const securityOf = {
   ingestToken: [{ ingestToken: [] }],
   session: [{ sessionCookie: [] }, { sessionBearer: [] }],
   // Unsigned calls run too, with the chat-bot role only: the empty requirement says so.
-  chatSignature: [{ chatTimestamp: [], chatSignature: [] }, {}],
+  chatSignature: [{ chatBot: [], chatTimestamp: [], chatSignature: [] }, { chatTimestamp: [], chatSignature: [] }, {}],
   partnerKey: [{ bearerPartnerKey: [] }, { headerPartnerKey: [] }],
   storeSignature: [{ tebexSignature: [] }, { storeSignature: [] }],
 };
@@ -101,7 +101,8 @@ export function buildOpenApiDocument() {
         chatTimestamp: { type: 'apiKey', in: 'header', name: 'X-Chat-Timestamp', description: 'unix seconds; 300 s either way of the service clock' },
         bearerPartnerKey: { type: 'http', scheme: 'bearer', description: 'partner key of the trust export (svcp_...)' },
         headerPartnerKey: { type: 'apiKey', in: 'header', name: 'x-service-partner-key' },
-        chatSignature: { type: 'apiKey', in: 'header', name: 'X-Chat-Signature', description: 'sha256=<hex HMAC-SHA256(CHAT_SIGNING_SECRET, "timestamp.action.chatUserId")>; each signature is accepted once' },
+        chatBot: { type: 'apiKey', in: 'header', name: 'X-Chat-Bot', description: "the id of the community's chat bot that signs the call (none: the operator's bot, CHAT_SIGNING_SECRET)" },
+        chatSignature: { type: 'apiKey', in: 'header', name: 'X-Chat-Signature', description: 'sha256=<hex HMAC-SHA256(the bot\'s secret, "timestamp.action.chatUserId")>; each signature is accepted once (two identical calls in one second are one signature: the second is a replay)' },
         tebexSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: 'Tebex: hex HMAC-SHA256(TEBEX_WEBHOOK_SECRET, hex SHA-256 of the raw body)' },
         storeSignature: { type: 'apiKey', in: 'header', name: 'X-Store-Signature', description: 't=<unix seconds>,v1=<hex HMAC-SHA256(STORE_WEBHOOK_SECRET, "t.body")>; 300 s tolerance; several v1 allowed' },
       },
