@@ -124,12 +124,16 @@ playerCommand.command('link').description("merge a player known by a DayZ ID or 
     }
   }));
 
-/** key=value, the value read as a number when it is one. */
+/**
+ * key=value, the value read as a number when it is one that a number holds exactly: ids of 16 or
+ * more digits (a Steam64, a Discord id) stay text, as the actions take them.
+ */
 const param = (pair: string, all: Record<string, unknown>) => {
   const at = pair.indexOf('=');
   if (at < 1) throw new InvalidArgumentError('expected key=value');
   const value = pair.slice(at + 1);
-  return { ...all, [pair.slice(0, at)]: /^-?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : value };
+  const numeric = /^-?[0-9]{1,15}(\.[0-9]+)?$/.test(value);
+  return { ...all, [pair.slice(0, at)]: numeric ? Number(value) : value };
 };
 program.command('chat').description('call the chat-bot action endpoint as a bot does (the reference client: src/chat/client.ts)')
   .argument('<action>', 'server.status, players.list, trust.lookup, ban.create, ban.revoke, queue.add, queue.remove, server.restart or link')
@@ -137,9 +141,10 @@ program.command('chat').description('call the chat-bot action endpoint as a bot 
   .option('--server <serverId>', 'the server the action is about', uuid)
   .option('--param <key=value>', 'an action parameter (repeat it)', param, {})
   .addOption(new Option('--url <url>', "the service's base URL").env('CHAT_URL').default('http://127.0.0.1:3000'))
-  .addOption(new Option('--secret <secret>', 'the signing secret (unsigned without it)').env('CHAT_SIGNING_SECRET'))
-  .action(async (action: string, opts: { user: string; server?: string; param: Record<string, unknown>; url: string; secret?: string }) => {
-    const answer = await callChatAction({ url: opts.url, secret: opts.secret, action, chatUserId: opts.user, serverId: opts.server, params: opts.param });
+  .addOption(new Option('--bot <botId>', "the community's chat bot (Chat page of the dashboard); none: the operator's bot").env('CHAT_BOT_ID'))
+  .addOption(new Option('--secret <secret>', "the bot's secret, or CHAT_SIGNING_SECRET's value for the operator's bot (unsigned without it)").env('CHAT_BOT_SECRET'))
+  .action(async (action: string, opts: { user: string; server?: string; param: Record<string, unknown>; url: string; bot?: string; secret?: string }) => {
+    const answer = await callChatAction({ url: opts.url, secret: opts.secret, botId: opts.bot, action, chatUserId: opts.user, serverId: opts.server, params: opts.param });
     print(answer.body.result?.text ?? `error ${answer.status}: ${answer.body.message ?? JSON.stringify(answer.body)}`);
     if (answer.status !== 200) process.exitCode = 1;
   });

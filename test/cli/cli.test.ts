@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../src/app.ts';
 import { registerServer } from '../../src/servers/server.ts';
+import { insertBot } from '../../src/chat/bots.repo.ts';
+import { botSecret } from '../../src/chat/bot-secrets.ts';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { testEnv, testDatabaseUrl } from '../helpers/env.ts';
@@ -53,9 +55,8 @@ test('player link merges a DayZ-ID player into its Steam64; a DayZ ID of another
   t.deepEqual(rows, [{ platformId: steam64 }]);
 });
 
-test('the chat command signs a call as a bot does and prints its text', async (t) => {
-  const secret = 'a chat signing secret of at least 32 characters';
-  const deps = createDeps({ ...env.deps.config, chat: { ...env.deps.config.chat, signingSecret: secret, requireSignature: true } }, { log: env.deps.log });
+test('the chat command signs a call as the community\'s bot does and prints its text', async (t) => {
+  const deps = createDeps({ ...env.deps.config, chat: { ...env.deps.config.chat, requireSignature: true } }, { log: env.deps.log });
   await connectDeps(deps);
   const server = createApp(deps).listen(0, '127.0.0.1');
   t.teardown(async () => {
@@ -66,13 +67,14 @@ test('the chat command signs a call as a bot does and prints its text', async (t
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const account = await insertAccount(deps.db, 'Chat CLI');
   const { server: s } = await registerServer(deps, account.id, { name: 'Bot Target' });
-  const out = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url], {
-    cwd: root, env: { ...process.env, CHAT_SIGNING_SECRET: secret },
+  const bot = await insertBot(deps.db, account.id, 'Discord', new Date().toISOString());
+  const out = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url, '--bot', bot.id], {
+    cwd: root, env: { ...process.env, CHAT_BOT_SECRET: botSecret(deps.config.chat.botKey, bot.id, bot.generation) },
   });
   t.is(out.stdout.trim(), 'Bot Target: offline');
   // Without the secret the call goes unsigned, which this service refuses.
   const refused = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url], {
-    cwd: root, env: { ...process.env, CHAT_SIGNING_SECRET: '' },
+    cwd: root, env: { ...process.env, CHAT_BOT_SECRET: '' },
   }).catch((err: { code: number; stdout: string }) => err);
   t.is((refused as { code: number }).code, 1);
   t.regex((refused as { stdout: string }).stdout, /error 403: chat call refused: this service accepts signed chat calls only/);
