@@ -19,6 +19,7 @@ import { isSteam64 } from '../identities/id-forms.ts';
 import { lockIdentitiesShared } from '../identities/identity.repo.ts';
 import { aliasIdsOf, mergesDue, resolveBatchIds } from '../identities/resolve.ts';
 import { mergeLearntSteam64s } from '../identities/merge.ts';
+import { refreshPlayedScores } from '../trust/lookup.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { insertMetricsSamples } from '../servers/metrics.repo.ts';
 import { commitInOneCall } from './one-call.ts';
@@ -70,9 +71,10 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown, s
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots));
-  // The derived state; the players' cached trust scores are not dropped: play moves a score a little
-  // and often, and a score picks it up within its 60 s in the cache (src/trust/lookup.ts).
-  if (change) await writeDerived(deps, serverId, change, arrivalMs);
+  // The derived state, and the players' cached trust scores computed a minute ago or more (their
+  // play changed; a fresher score keeps serving: src/trust/lookup.ts), side by side: each write is
+  // tagged or idempotent, and neither throws.
+  if (change) await Promise.all([writeDerived(deps, serverId, change, arrivalMs), refreshPlayedScores(deps, change.totals.keys())]);
   if (result.started) await requestFilesAfterStart(deps, serverId, arrivalMs);
   // A Steam64 learnt here whose DayZ ID was a player of its own: merged after the commit, in a
   // transaction of its own (it locks other servers too). Until it succeeds, every batch naming

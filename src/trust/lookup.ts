@@ -1,8 +1,9 @@
 // The trust lookup: identifier -> player -> score. The rendered, signed score is cached in Redis
-// until the player's pool evidence changes (invalidateTrustScores), an entry ends, or 60 s pass
-// (play changes it a little and often: it is picked up within that, not dropped at every batch),
-// so the common lookup is one Redis read and an RS256 signature is made once per computed score.
-// A missing score is computed once at a time per player, across processes: the others wait for it.
+// until the player's pool evidence changes (invalidateTrustScores), an entry ends, or 10 minutes
+// pass; play changes it a little and often, so ingestion drops only scores computed a minute ago
+// or more (refreshPlayedScores): a playing player's score is recomputed once a minute, not at every
+// batch. The common lookup is one Redis read and an RS256 signature is made once per computed
+// score. A missing score is computed once at a time per player, across processes: the others wait.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -11,14 +12,14 @@ import { communityEvidence, findTrustPlayer } from './player.repo.ts';
 import type { TrustPlayer } from './player.repo.ts';
 import { scoreTrust } from './score.ts';
 import { nextExpiryMs, signalsOf } from './signals.ts';
-import { beginScore, cachedScore, dropScores, storeScore } from './score.store.ts';
+import { beginScore, cachedScore, dropScores, scoreLifeMs, storeScore } from './score.store.ts';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
 import { DropGathering } from './drop-gathering.ts';
 import { lookupProofAudience, lookupProofType, proofServable, trustSigner } from './signing.ts';
 
-/** How stale a cached score may grow: play it has not seen, or a change whose invalidation failed (Redis away). */
-export const scoreCacheMs = 60_000;
+/** A playing player's score is dropped by ingestion once it is this old: play reaches a score within it. */
+export const playStalenessMs = 60_000;
 /** A lookup waits this long, reading every 20 ms, for another process's computation of the score. */
 const awaitOtherMs = 1000;
 
@@ -37,7 +38,7 @@ export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ s
     signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
   }));
   const untilExpiry = (nextExpiryMs(entries, nowMs) ?? Infinity) - nowMs;
-  return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreCacheMs, untilExpiry)) };
+  return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreLifeMs, untilExpiry)) };
 }
 
 /** The kind and value of an identifier the lookup takes; 400 when it is none. */
@@ -143,18 +144,31 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
  * together (src/trust/drop-gathering.ts). On failure the stale score lives at most scoreCacheMs.
  */
 export function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
-  let gathering = gatherings.get(deps.caches);
-  if (!gathering) gatherings.set(deps.caches, (gathering = new DropGathering((ids) => dropEverywhere(deps, ids))));
-  return gathering.add(platformIds);
+  return gatheringOf(drops, deps, 0).add(platformIds);
 }
 
-/** One per set of caches (a service; tests run several in one process). */
-const gatherings = new WeakMap<Deps['caches'], DropGathering>();
+/**
+ * After play was ingested: drops the scores of these players computed a minute ago or more, so
+ * play reaches a score within about a minute and a playing player's score stays cached meanwhile.
+ */
+export function refreshPlayedScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
+  return gatheringOf(plays, deps, playStalenessMs).add(platformIds);
+}
 
-async function dropEverywhere(deps: Deps, keys: string[]): Promise<void> {
-  const held = await dropScores(deps.redis, keys).catch((err: unknown) => {
+/** One per set of caches (a service; tests run several in one process), and kind of drop. */
+const drops = new WeakMap<Deps['caches'], DropGathering>();
+const plays = new WeakMap<Deps['caches'], DropGathering>();
+
+function gatheringOf(by: WeakMap<Deps['caches'], DropGathering>, deps: Deps, minAgeMs: number): DropGathering {
+  let gathering = by.get(deps.caches);
+  if (!gathering) by.set(deps.caches, (gathering = new DropGathering((ids) => dropEverywhere(deps, ids, minAgeMs))));
+  return gathering;
+}
+
+async function dropEverywhere(deps: Deps, keys: string[], minAgeMs: number): Promise<void> {
+  const held = await dropScores(deps.redis, keys, minAgeMs).catch((err: unknown) => {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
-    return keys;
+    return minAgeMs === 0 ? keys : [];
   });
   // A process keeps only scores it read from Redis, and never past their stale time (their Redis
   // expiry): players of whom Redis held no score are held by no process, so they need no broadcast

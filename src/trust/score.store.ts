@@ -58,22 +58,27 @@ export async function beginScore(redis: AppRedis, platformId: string, nowMs: num
   return { own: own === 1, token: registered };
 }
 
+/** The longest a score is cached: what bounds a change whose drop failed (Redis away). */
+export const scoreLifeMs = 10 * 60_000;
+
 /** Stores the score unless the player was dropped since its computation began (beginScore). */
 export async function storeScore(redis: AppRedis, platformId: string, token: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
   const keys = trustScoreKeys(platformId);
-  const ttl = Math.max(1, Math.floor(ttlMs));
-  return (await redis.storeTrustScore(keys.score, keys.computing, keys.held, platformId, token, encode(score, nowMs + ttl), ttl)) === 1;
+  const ttl = Math.max(1, Math.min(scoreLifeMs, Math.floor(ttlMs)));
+  return (await redis.storeTrustScore(keys.score, keys.computing, keys.held, platformId, token, encode(score, nowMs + ttl), ttl, scoreLifeMs)) === 1;
 }
 
 /** Players per call: a bucket can hold a whole batch's players, and a call's arguments are kept small. */
 const dropChunk = 500;
 
 /**
- * Drops the cached scores of these players. One script call per bucket (8 buckets) removes their
- * computations under way and names those of them holding a score (src/trust/drop-scores.lua);
- * only those scores are then deleted, with their entries in the held set. Returns those players.
+ * Drops the cached scores of these players: every one when their evidence changed (minAgeMs 0), or
+ * those computed at least minAgeMs ago (play). One script call per bucket (8 buckets) names those
+ * of them holding such a score, and for changed evidence removes their computations under way
+ * (src/trust/drop-scores.lua); only those scores are then deleted, with their entries in the held
+ * set. Returns those players.
  */
-export async function dropScores(redis: AppRedis, platformIds: Iterable<string>): Promise<string[]> {
+export async function dropScores(redis: AppRedis, platformIds: Iterable<string>, minAgeMs = 0): Promise<string[]> {
   const buckets = new Map<number, string[]>();
   for (const id of new Set(platformIds)) {
     const bucket = trustScoreBucket(id);
@@ -88,7 +93,7 @@ export async function dropScores(redis: AppRedis, platformIds: Iterable<string>)
     const { computing, held } = trustBucketKeys(bucket);
     for (let i = 0; i < ids.length; i += dropChunk) {
       calls.push((async () => {
-        const holding = (await redis.dropTrustScores(computing, held, ...ids.slice(i, i + dropChunk))) as string[];
+        const holding = (await redis.dropTrustScores(computing, held, minAgeMs, scoreLifeMs, ...ids.slice(i, i + dropChunk))) as string[];
         if (holding.length > 0) await redis.multi().del(...holding.map((id) => trustScoreKeys(id).score)).zrem(held, ...holding).exec();
         return holding;
       })());

@@ -1,6 +1,6 @@
 // What a batch costs in writes to Redis: on machines where waking another process is dear, each
 // write counts. A batch makes two: the ingest token's rate limit before it, and after its commit
-// its derived state (the players' trust scores are not dropped: play reaches them within 60 s).
+// its derived state together with the drop of its players' trust scores older than a minute.
 import test from 'ava';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -31,7 +31,7 @@ async function redisWritesDuring(work: () => Promise<void>): Promise<number> {
   return writes;
 }
 
-test('a batch leaves its derived state in one write to Redis, and drops no trust score', async (t) => {
+test('a batch leaves its derived state and its trust-score drop in one write to Redis', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
   const batch = (k: number) => [
@@ -45,5 +45,5 @@ test('a batch leaves its derived state in one write to Redis, and drops no trust
   const writes = await redisWritesDuring(async () => {
     for (let k = 5; k < 5 + batches; k++) t.is((await ingest(env, a, batch(k))).status, 200);
   });
-  t.is(writes, 2 * batches, 'the rate limit, then the derived state');
+  t.is(writes, 2 * batches, 'the rate limit, then the derived state with the drop');
 });
