@@ -145,14 +145,16 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-/** A secret shown once (API key, ingest token): the value, a copy button and a warning. */
-export function SecretBox({ title, value, children, onDismiss }: { title: string; value: string; children?: ComponentChildren; onDismiss: () => void }) {
+/** A secret shown once (API key, ingest token, chat bot secret): the value, a copy button and a warning; `kept` says why it cannot be shown again. */
+export function SecretBox({ title, value, children, onDismiss, kept = 'Only a hash is kept, so it cannot be shown again.' }: {
+  title: string; value: string; children?: ComponentChildren; onDismiss: () => void; kept?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [value]);
   return (
     <div class="secret" ref={ref} tabIndex={-1} aria-labelledby="secret-title">
       <h3 id="secret-title">{title}</h3>
-      <p>Shown once: copy it now. Only a hash is kept, so it cannot be shown again.</p>
+      <p>Shown once: copy it now. {kept}</p>
       <code class="block" data-testid="secret-value">{value}</code>
       <CopyButton text={value} />
       {children}

@@ -41,7 +41,7 @@ const pages: PageDef[] = [
   { path: '/queue', title: 'Priority queue', needs: ['queue.manage', 'servers.read'], page: QueuePage, nav: true },
   { path: '/account/api-keys', title: 'API keys', needs: ['apikeys.manage'], page: ApiKeysPage, nav: true },
   { path: '/users', title: 'Users', needs: ['users.manage'], page: UsersPage, nav: true },
-  { path: '/chat-roles', title: 'Chat roles', needs: ['users.manage'], page: ChatRolesPage, nav: true },
+  { path: '/chat-roles', title: 'Chat bots and roles', needs: ['users.manage'], page: ChatRolesPage, nav: true },
   { path: '/audit', title: 'Audit log', needs: ['audit.read'], page: AuditPage, nav: true },
   { path: '/trust', title: 'Trust pool', needs: ['trust.moderate', 'trust.submit'], page: TrustPage, nav: true },
   { path: '/network/accounts', title: 'Communities', needs: ['accounts.manage'], page: AccountsPage, nav: true },

@@ -137,6 +137,8 @@ export interface ApiKey { id: string; name: string; tier: 'standard' | 'partner'
 export interface PartnerKey { id: string; name: string; tier: 'basic' | 'premium'; createdAt: string; revokedAt: string | null }
 export interface User { id: string; accountId: string; username: string; role: Role; createdAt: string }
 export interface ChatRoleMapping { chatUserId: string; role: string }
+/** A chat bot of the community (schemas/chat-bot.json); its secret is only ever in the answer that made or rotated it. */
+export interface ChatBot { id: string; name: string; createdAt: string; rotatedAt: string | null; previousSecretValidUntil: string | null }
 
 export interface AuditEntry {
   id: string;

@@ -1,9 +1,11 @@
-// Chat-user role mappings: which role a chat user (a Discord id) acts with when the bot's call is
-// signed; a chat user without one has the built-in chat-bot role (read servers and trust only).
+// Chat bots and roles: the community's chat bots (chat-bots.tsx), and which role a chat user (a
+// Discord id) acts with when one of those bots signs the call; a chat user without one, and every
+// unsigned call, has the built-in chat-bot role (read servers and trust only).
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { ConfirmButton, ErrorText, Loading, Notice, PageTitle, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
 import type { ChatRoleMapping } from '../types.ts';
+import { ChatBots } from './chat-bots.tsx';
 
 const chatRoleOptions: [string, string][] = [
   ['moderator', 'Moderator: bans and queue from chat'], ['admin', 'Admin: also restarts'], ['owner', 'Owner'],
@@ -11,6 +13,18 @@ const chatRoleOptions: [string, string][] = [
 ];
 
 export function ChatRolesPage() {
+  return (
+    <>
+      <PageTitle>Chat bots and roles</PageTitle>
+      <p>Your community's chat bots (a Discord bot, say) call this service for the people who chat with them: server status,
+        online players, trust lookups, and for the chat users you give a role, bans, queue places and restarts.</p>
+      <ChatBots />
+      <ChatUserRoles />
+    </>
+  );
+}
+
+function ChatUserRoles() {
   const list = useLoad(() => api<{ mappings: ChatRoleMapping[] }>('GET', '/api/chat/user-roles'), []);
   const [f, setF] = useState({ chatUserId: '', role: 'moderator' });
   const [done, setDone] = useState('');
@@ -26,10 +40,10 @@ export function ChatRolesPage() {
     });
   };
   return (
-    <>
-      <PageTitle>Chat roles</PageTitle>
-      <p>The chat bot acts for the people who use it. A signed call from a chat user listed here runs with the role given; anyone else
-        gets the chat-bot role, which only reads server status, online players and trust scores.</p>
+    <section aria-labelledby="chat-user-roles">
+      <h2 id="chat-user-roles">Chat users' roles</h2>
+      <p>A call one of your bots signed for a chat user listed here runs with the role given; anyone else, and every unsigned
+        call, gets the chat-bot role, which only reads server status, online players and trust scores.</p>
       {done && <Notice>{done}</Notice>}
       <ErrorText error={list.error ?? row.error} />
       {list.loading && !list.data && <Loading what="the mappings" />}
@@ -49,7 +63,7 @@ export function ChatRolesPage() {
         </Table>
       )}
       <section class="panel" aria-labelledby="set-chat-role">
-        <h2 id="set-chat-role">Give a chat user a role</h2>
+        <h3 id="set-chat-role">Give a chat user a role</h3>
         <form onSubmit={submit}>
           <div class="row">
             <TextField label="Chat user id" value={f.chatUserId} onInput={(chatUserId) => setF({ ...f, chatUserId })} required pattern="[0-9]{17,20}"
@@ -60,6 +74,6 @@ export function ChatRolesPage() {
           <button class="primary" type="submit" disabled={set.busy}>Save</button>
         </form>
       </section>
-    </>
+    </section>
   );
 }
