@@ -1,4 +1,4 @@
-// SQL of the event claims' upkeep: the partitions of days (migrations/1732410000000_event-claims-by-time.sql)
+// SQL of the event claims' upkeep: the partitions of days (event_claims_add_day, src/ingest/sql/event-claims-add-day.sql)
 // added ahead and dropped whole once every claim in them is past the retention, the rest deleted.
 import pg from 'pg';
 import type { Db } from '../store/db.ts';
@@ -75,20 +75,12 @@ export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: str
   });
 }
 
-/**
- * Deletes the claims of the default partition, and the previous version's, received before
- * `beforeIso`. The previous version's table, once its last claim is deleted, is emptied whole: every
- * batch probes it, and an index of deleted entries would still be read as large as it was.
- */
+/** Deletes the claims of the default partition received before `beforeIso`. */
 export function deleteOtherClaimsBefore(db: Db, beforeIso: string): Promise<number> {
   return inTransaction(db, async (tx) => {
     await tx.query(upkeepLockTimeout);
     await tx.query(byReceiptIndex);
     const other = await tx.query(`DELETE FROM ${otherDaysTable} WHERE received_at < $1::timestamptz`, [beforeIso]);
-    const previous = await tx.query('DELETE FROM ingest_events WHERE received_at < $1::timestamptz', [beforeIso]);
-    if ((previous.rowCount ?? 0) > 0 && !(await tx.query<{ left: boolean }>('SELECT EXISTS (SELECT 1 FROM ingest_events) AS left')).rows[0]!.left) {
-      await tx.query('TRUNCATE ingest_events');
-    }
-    return (other.rowCount ?? 0) + (previous.rowCount ?? 0);
+    return other.rowCount ?? 0;
   });
 }

@@ -27,16 +27,15 @@ export interface EventClaim {
 }
 
 /**
- * Claims events (migrations/1732410000000_event-claims-by-time.sql), received at the service
+ * Claims events (event_claims, by the time each says it happened), received at the service
  * clock's time (the retention is measured by that clock); returns the ids not seen before for
- * this server, with this ts, nor claimed by the previous version (ingest_events).
+ * this server with this ts.
  */
 export async function claimEvents(db: Queryable, serverId: string, claims: EventClaim[], receivedAtMs: number): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
     name: 'claim-events',
     text: `INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
            SELECT e.sent_at, $1, e.id, $4::timestamptz FROM unnest($2::timestamptz[], $3::uuid[]) AS e(sent_at, id)
-           WHERE NOT EXISTS (SELECT 1 FROM ingest_events l WHERE l.server_id = $1 AND l.event_id = e.id)
            ON CONFLICT DO NOTHING RETURNING event_id AS id`,
     values: [serverId, pgArray(claims.map((c) => isoOfMs(c.sentMs))), pgArray(claims.map((c) => c.id)), isoOfMs(receivedAtMs)],
   });
@@ -214,7 +213,7 @@ export async function updateServerStatus(db: Queryable, serverId: string, newest
   return rows[0]!;
 }
 
-/** What the one-call path sends (ingest_apply_batch_claims, migrations/1732410000000_event-claims-by-time.sql, takes it in this order). */
+/** What the one-call path sends (ingest_apply_batch_claims, src/ingest/sql/apply-batch.sql, takes it in this order). */
 export interface OneCallBatch {
   receivedAt: string;
   eventIds: string[];

@@ -1,5 +1,5 @@
 // SQL of the group call: the common batches of several servers applied in one call
-// (ingest_apply_claimed_batches, migrations/1732410000000_event-claims-by-time.sql), as
+// (ingest_apply_claimed_batches, src/ingest/sql/apply-batches.sql), as
 // applyBatchInOneCall (src/ingest/ingest.repo.ts) applies one.
 import type { Queryable } from '../store/db.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
@@ -69,7 +69,7 @@ const groupValues = (group: ServerBatch[]) => {
 
 /**
  * Applies the common batches of several servers (one batch a server at most) in one call
- * (ingest_apply_claimed_batches, migrations/1732410000000_event-claims-by-time.sql). Answers per batch
+ * (ingest_apply_claimed_batches, src/ingest/sql/apply-batches.sql). Answers per batch
  * what applyBatchInOneCall would, undefined for a batch whose present players' rows changed since
  * read; throws the call's error when it stored nothing (`needsOwnCall` tells whether each batch
  * sent on its own may still go through the one-call path).

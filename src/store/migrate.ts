@@ -1,9 +1,11 @@
-// Applies the versioned SQL migrations in migrations/ (node-pg-migrate) and creates the
+// Applies the versioned SQL migrations in migrations/ (node-pg-migrate), then the repeatable SQL
+// (functions and triggers, kept beside their capability: repeatable-sql.ts), and creates the
 // database itself when it does not exist yet, so a fresh machine needs no manual step.
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { Log } from '../log.ts';
+import { adoptBaseline, applyRepeatableSql } from './repeatable-sql.ts';
 
 const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
@@ -28,6 +30,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 export async function migrate(databaseUrl: string, schema: string, log: Log): Promise<void> {
+  await withClient(databaseUrl, schema, (client) => adoptBaseline(client, schema));
   await runner({
     databaseUrl,
     dir: migrationsDir,
@@ -38,4 +41,15 @@ export async function migrate(databaseUrl: string, schema: string, log: Log): Pr
     advisoryLockMode: 'wait',
     log: (msg: string) => log.debug({ migration: msg }),
   });
+  await withClient(databaseUrl, schema, (client) => applyRepeatableSql(client));
+}
+
+async function withClient<T>(databaseUrl: string, schema: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }

@@ -83,26 +83,6 @@ test.serial('a retry is the same id with the same ts: the id sent again with ano
   t.like(await sent(t, a, [{ ...kill, ts: t0 - 4000 }]), { accepted: 1, duplicates: 0 });
 });
 
-test.serial('an id claimed by the previous version is a duplicate until it is 7 days old, and is then deleted', async (t) => {
-  env.clock.set(t0);
-  const a = await tenant(env.deps);
-  const [claimed, expired] = [ev.kill(t0 - 5000, 1, 2), ev.kill(t0 - 4000, 1, 2)];
-  for (const [e, age] of [[claimed, eventIdRetentionMs], [expired, eventIdRetentionMs + 1]] as const) {
-    await env.deps.db.query('INSERT INTO ingest_events (server_id, event_id, received_at) VALUES ($1, $2, $3)', [a.serverId, e.id, new Date(t0 - age).toISOString()]);
-  }
-  const fresh = ev.kill(t0 - 3000, 2, 1);
-  t.like(await sent(t, a, [claimed, fresh]), { accepted: 1, duplicates: 1 });
-  await keepEventClaims(env.deps);
-  const { rows } = await env.deps.db.query('SELECT event_id AS id FROM ingest_events WHERE server_id = $1', [a.serverId]);
-  t.deepEqual(rows, [{ id: claimed.id }], 'exactly 7 days old is kept');
-  t.like(await sent(t, a, [expired]), { accepted: 1 });
-  const size = async () => Number((await env.deps.db.query("SELECT pg_relation_size('ingest_events') AS n")).rows[0].n);
-  t.true(await size() > 0);
-  env.clock.set(t0 + 1);
-  await keepEventClaims(env.deps);
-  t.is(await size(), 0, 'its last claim gone, the table is emptied whole');
-});
-
 test.serial('the default partition forgets a claim 7 days after it was received, by the service clock', async (t) => {
   env.clock.set(t0);
   const a = await tenant(env.deps);

@@ -133,12 +133,6 @@ test('a call answers the totals it added to as stored, whatever the name holds, 
   t.like(applied?.added.get(p2), { name: null, kills: 3, onlineAtMs: null, presenceAtMs: null, nameAtMs: null });
 });
 
-test('the function a web process of the previous version calls is still there, answering as it did, while a new one migrates', async (t) => {
-  const result = async (fn: string) => (await env.deps.db.query<{ r: string }>('SELECT pg_get_function_result($1::regproc) AS r', [fn])).rows[0]!.r;
-  t.is(await result('ingest_apply_batch'), 'TABLE(out_added json, out_orphans text[], out_server servers, out_players json)');
-  t.is(await result('ingest_apply_batch_text'), 'TABLE(out_added text, out_orphans text[], out_server servers, out_players text)');
-});
-
 test('a batch whose present players this process wrote last is applied without reading them first; a row written elsewhere since is read again', async (t) => {
   const a = await tenant(env.deps);
   const named: string[] = [];

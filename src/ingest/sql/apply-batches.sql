@@ -1,20 +1,13 @@
--- Up Migration
+-- Several servers' common batches in one call (src/ingest/one-call-groups.ts).
+-- Applied after every migrate (src/store/migrate.ts), in the order its list gives: CREATE OR REPLACE,
+-- so this file is the function as it is now and its history is git's. A change of its arguments or
+-- result needs a migration that drops the old one first.
 
--- ingest_apply_batches applies the common batches of several servers in one call, as
--- ingest_apply_batch_text applies one: a web process that has batches of many servers waiting
--- sends them together (src/ingest/one-call-groups.ts), so a fleet's batches of ~20 events share the
--- round trip, the transaction and each statement's fixed cost instead of paying them each. Rows
--- carry the 1-based index of their batch (b_*: one element per batch; a batch per server at most).
--- A batch whose present players' rows changed since they were read is refused alone (out_server
--- is null, nothing of it is stored but its players, whose rows only widen); an event id seen
--- before or a kill timestamp taken still fails the whole call (unique_violation), and the caller
--- sends each batch again on its own.
-
-CREATE FUNCTION ingest_apply_batches(
+CREATE OR REPLACE FUNCTION ingest_apply_claimed_batches(
   b_server uuid[], b_received_at timestamptz[], b_newest_at timestamptz[],
   st_at timestamptz[], st_online bool[], st_map text[], st_game_version text[], st_metrics bool[],
   st_players int[], st_fps float8[], st_uptime int8[],
-  e_batch int[], e_id uuid[],
+  e_batch int[], e_id uuid[], e_sent_at timestamptz[],
   k_batch int[], k_ts timestamptz[], k_killer text[], k_killer_name text[], k_victim text[], k_victim_name text[], k_weapon text[],
   k_distance float8[], k_headshot bool[], k_hit_zone text[],
   x_batch int[], x_id text[], x_tag text[],
@@ -57,8 +50,8 @@ BEGIN
     WHERE (SELECT sp.xmin::text FROM server_players sp WHERE sp.server_id = b_server[x.b] AND sp.platform_id = x.id) IS DISTINCT FROM x.tag);
 
   -- Plain inserts, as in ingest_apply_batch_text: a repeat raises unique_violation.
-  INSERT INTO ingest_events (server_id, event_id, received_at)
-    SELECT b_server[e.b], e.id, b_received_at[e.b] FROM unnest(e_batch, e_id) AS e(b, id) WHERE e.b <> ALL (refused);
+  INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
+    SELECT e.sent_at, b_server[e.b], e.id, b_received_at[e.b] FROM unnest(e_batch, e_id, e_sent_at) AS e(b, id, sent_at) WHERE e.b <> ALL (refused);
 
   INSERT INTO kills (server_id, ts, killer_platform_id, killer_name, victim_platform_id, victim_name, weapon, distance, is_headshot, hit_zone)
     SELECT b_server[k.b], k.ts, k.killer, k.killer_name, k.victim, k.victim_name, k.weapon, k.distance, k.headshot, k.hit_zone
@@ -138,16 +131,3 @@ BEGIN
     ORDER BY b.i;
 END
 $$;
-
--- Down Migration
-
-DROP FUNCTION ingest_apply_batches(uuid[], timestamptz[], timestamptz[],
-  timestamptz[], bool[], text[], text[], bool[], int[], float8[], int8[],
-  int[], uuid[],
-  int[], timestamptz[], text[], text[], text[], text[], text[], float8[], bool[], text[],
-  int[], text[], text[],
-  int[], text[], text[], int[], int[], int[], float8[], float8[], bigint[], bigint[], timestamptz[], timestamptz[], timestamptz[],
-  int[], text[], text[], int[], int[], int[], float8[], bigint[], bigint[], timestamptz[],
-  int[], timestamptz[], bool[], int[], float8[], int8[],
-  text[],
-  text[], text[], timestamptz[], timestamptz[], text[], text[]);

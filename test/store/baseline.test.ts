@@ -1,0 +1,79 @@
+// The schema's SQL: one baseline migration, then the functions and triggers applied on every
+// migrate (idempotent, so two migrates leave one of each); a database made before the squash is
+// brought onto the baseline with its data, one that stopped short of it is refused with what to do.
+import { randomBytes } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
+import pg from 'pg';
+import { createLog } from '../../src/log.ts';
+import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
+import { testDatabaseUrl } from '../helpers/env.ts';
+
+const log = createLog('silent');
+
+async function freshSchema(t: ExecutionContext) {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase(testDatabaseUrl);
+  await migrate(testDatabaseUrl, schema, log);
+  const db = new pg.Client({ connectionString: testDatabaseUrl, options: `-c search_path=${schema}` });
+  await db.connect();
+  t.teardown(async () => {
+    await db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await db.end();
+  });
+  return { schema, db };
+}
+
+const migrations = async (db: pg.Client) => (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
+const functions = async (db: pg.Client, schema: string) => (await db.query<{ proname: string }>(
+  'SELECT proname FROM pg_proc WHERE pronamespace = $1::regnamespace ORDER BY proname', [schema])).rows.map((r) => r.proname);
+
+test('migrating twice runs the baseline once and leaves one of each function; the triggers work', async (t) => {
+  const { schema, db } = await freshSchema(t);
+  const once = await functions(db, schema);
+  await migrate(testDatabaseUrl, schema, log);
+  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await functions(db, schema), once);
+  for (const name of ['ingest_apply_batch_claims', 'ingest_apply_claimed_batches', 'epoch_ms_json', 'event_claims_add_day', 'trust_entries_changed', 'servers_one_server_a_file']) {
+    t.true(once.includes(name), name);
+  }
+  // One file belongs to one live server, checked by the database too (whatever the case of its name).
+  const account = (await db.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('A') RETURNING id")).rows[0]!.id;
+  const server = async (ban: string | null) => (await db.query<{ id: string }>(
+    "INSERT INTO servers (account_id, name, ingest_token_hash, ban_file_path) VALUES ($1, 'server', $2, $3) RETURNING id",
+    [account, randomBytes(32), ban])).rows[0]!.id;
+  await server('shared.txt');
+  const other = await server(null);
+  await t.throwsAsync(db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [other, 'SHARED.txt']), { message: /another live server uses that file/ });
+});
+
+test('two processes migrating one schema at once both succeed', async (t) => {
+  const { schema, db } = await freshSchema(t);
+  await Promise.all([migrate(testDatabaseUrl, schema, log), migrate(testDatabaseUrl, schema, log)]);
+  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+});
+
+test('a database made before the squash keeps its data, records the baseline and loses what only old web processes used', async (t) => {
+  const { schema, db } = await freshSchema(t);
+  // As the last release before the squash left it: every squashed migration recorded, the old
+  // event ledger and the old ingest function beside the current ones.
+  await db.query('DELETE FROM schema_migrations');
+  await db.query("INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())");
+  await db.query('CREATE TABLE ingest_events (server_id uuid, event_id uuid)');
+  await db.query('CREATE FUNCTION ingest_apply_batches(a int) RETURNS int LANGUAGE sql AS $$ SELECT a $$');
+  await db.query("INSERT INTO accounts (name) VALUES ('Kept')");
+
+  await migrate(testDatabaseUrl, schema, log);
+
+  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.is((await db.query("SELECT to_regclass('ingest_events') AS t")).rows[0].t, null);
+  t.false((await functions(db, schema)).includes('ingest_apply_batches'));
+  t.is((await db.query("SELECT count(*)::int AS n FROM accounts WHERE name = 'Kept'")).rows[0].n, 1);
+});
+
+test('a database that stopped before the last squashed migration is refused with what to do, untouched', async (t) => {
+  const { schema, db } = await freshSchema(t);
+  await db.query('DELETE FROM schema_migrations');
+  await db.query("INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now())");
+  await t.throwsAsync(migrate(testDatabaseUrl, schema, log), { message: /stopped before 1732440000000_chat-bots: migrate it with a checkout of that time first/ });
+  t.deepEqual(await migrations(db), ['1732250000000_foundation']);
+});
