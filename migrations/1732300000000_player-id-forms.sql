@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Every stored Steam64 carries its DayZ ID and BattlEye GUID beside it (DESIGN 14), indexed, so an
+-- Every stored Steam64 carries its DayZ ID and BattlEye GUID beside it, indexed, so an
 -- id in any of the three forms finds the player. Both are one-way hashes of the Steam64.
 ALTER TABLE players ADD COLUMN dayz_id text, ADD COLUMN be_guid text;
 

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Bans as a community manages them (DESIGN 5): who created and who lifted a ban is kept with it,
+-- Bans as a community manages them: who created and who lifted a ban is kept with it,
 -- an imported ban remembers the ban it was copied from, and a Steam64 ban carries its DayZ ID so a
 -- search or a file render by either form needs no hashing.
 ALTER TABLE bans

@@ -17,7 +17,7 @@ CREATE INDEX bans_in_force_idx ON bans (account_id, banned_at, id) WHERE lifted_
 -- The expiry job finds bans that ran out since its last run.
 CREATE INDEX bans_expiry_idx ON bans (expires_at) WHERE expires_at IS NOT NULL AND lifted_at IS NULL;
 
--- Priority-queue (VIP) entries (DESIGN 5): one per player and scope; server_ids NULL = every server
+-- Priority-queue (VIP) entries: one per player and scope; server_ids NULL = every server
 -- of the account; scope_key is 'all' or the sorted server ids, so "one entry per player and scope"
 -- is a unique index.
 CREATE TABLE priority_queue (

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Every signed store event, once (DESIGN 11): the primary key makes a replayed or concurrently
+-- Every signed store event, once: the primary key makes a replayed or concurrently
 -- redelivered event id a repeat that changes nothing.
 CREATE TABLE store_events (
   source text NOT NULL CHECK (source IN ('tebex', 'own')),

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Files on the service's host (DESIGN 16): only the network operator's owners set a server's file
+-- Files on the service's host: only the network operator's owners set a server's file
 -- paths now, inside GAME_FILES_DIR. The paths communities set for themselves before are cleared: the
 -- service never opens a path a community chose (their agents keep their files, `--files`). Each
 -- clearing is audited in that community's log with the old paths, so nothing goes unsaid. The
