@@ -19,7 +19,7 @@
 //      run of a pair, or one disturbed run moves it little
 //   5. ingestion: batches of 500 kill events to a second server
 //   6. the scenarios of bench/scenarios/ (each with Koa runs next to its own)
-//   7. a markdown table for the README, PASS/FAIL per target
+//   7. a markdown table for bench/README.md, PASS/FAIL per target
 //
 // Environment: BENCH_SECONDS (10), BENCH_LIMITER_SECONDS (6, each of the 8 limiter runs),
 // BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
@@ -277,7 +277,7 @@ function report(
     const ratio = s.reqPerSec / koa.reqPerSec;
     const min = targets[t.key as 'status' | 'leaderboard' | 'killfeed'];
     const fast = check(ratio >= min, `${t.key}: ${ratio.toFixed(2)} x Koa >= ${min}`);
-    // The absolute cap, and (issue 15) at most 2.5 x the p99 of Koa in the same run.
+    // The absolute cap, and at most 2.5 x the p99 of Koa in the same run.
     const quick = check(s.p99Ms < targets.p99Ms && s.p99Ms <= targets.p99FactorOfKoa * koa.p99Ms,
       `${t.key}: p99 ${s.p99Ms} ms < ${targets.p99Ms} ms and <= ${targets.p99FactorOfKoa} x Koa's ${koa.p99Ms} ms`);
     const clean = check(s.clean, `${t.key}: every answer 2xx, no errors or timeouts`);

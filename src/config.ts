@@ -44,7 +44,7 @@ export interface Config {
   controllerRateLimit: boolean;
   mapTilesDir: string;
   /**
-   * The only folder of the service's host where servers' game files may be (DESIGN 16): set by the
+   * The only folder of the service's host where servers' game files may be (docs/game-files.md): set by the
    * operator, absolute. Without it no server's file on this host is read or written.
    */
   gameFilesDir: string | undefined;
@@ -67,7 +67,7 @@ export interface Config {
   trustSigningKeys: string[];
   /** `iss` of trust proofs. */
   trustIssuer: string;
-  /** The store webhook (DESIGN 11): its secrets, its product table, where Tebex may call from. */
+  /** The store webhook (docs/api.md): its secrets, its product table, where Tebex may call from. */
   store: {
     tebexSecret: string | undefined;
     ownSecret: string | undefined;

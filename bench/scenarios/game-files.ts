@@ -1,4 +1,4 @@
-// Game files at a large community's shape (issue 10): an account with 50,000 bans in force synced
+// Game files at a large community's shape: an account with 50,000 bans in force synced
 // to the ban files of its 20 servers (time per file; peak heap at 5 and at 20 servers, which must
 // stay flat), and the worker's expiry job over 100,000 queue entries of which 1,000 expire, on 5 of
 // the 20 servers: under 1 s, rewriting only those 5 priority files. Runs the worker's own
@@ -76,7 +76,7 @@ export const gameFilesScenario: Scenario = {
   name: 'game-files',
   async run(ctx) {
     const clock = new ManualClock(t0);
-    // The files are the operator's, inside GAME_FILES_DIR (DESIGN 16).
+    // The files are the operator's, inside GAME_FILES_DIR.
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'bench-files-')));
     const deps = createDeps({ ...ctx.deps.config, databaseSchema: schema, redisPrefix: 'bench-files:', gameFilesDir: dir }, { clock, log: ctx.deps.log });
     try {

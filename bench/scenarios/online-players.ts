@@ -1,4 +1,4 @@
-// Online players with 200 online (DayZ servers hold up to 127): the route the issue measured at
+// Online players with 200 online (DayZ servers hold up to 127): the route first measured at
 // 0.07 x Koa. The players are kept online as a live server keeps them: a heartbeat of each every
 // 20 s while the route is read, so the list changes (and is rendered anew) during the measurement.
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // What a bench scenario gets and gives back. A scenario measures one shape of work against the
-// running service (and the Koa baseline of the same run) and returns rows for the README table,
+// running service (and the Koa baseline of the same run) and returns rows for bench/README.md's table,
 // each with its target and PASS/FAIL.
 import type { Deps } from '../../src/deps.ts';
 import type { Credentials } from '../fixture.ts';

@@ -1,4 +1,4 @@
-// The trust network at a network's shape (issue 11): a pool of 1,000,000 entries from 50
+// The trust network at a network's shape: a pool of 1,000,000 entries from 50
 // communities about 400,000 players (statuses as a moderated pool has them, written in 20
 // transactions as a pool grows), kept between runs in the bench schema. Measured with the per-IP
 // and per-partner limiters running (raised by configuration):

@@ -1,4 +1,4 @@
-// Turns the lines of one admin-log file, in order, into ingest events (DESIGN 15): dates from the
+// Turns the lines of one admin-log file, in order, into ingest events (docs/agent.md): dates from the
 // `AdminLog started on` headers, day rollover, the server's UTC offset, PlayerList blocks, kills
 // with the killer's last hit, other deaths with their cause. Deterministic: reading the same lines
 // again gives the same events with the same ids. Positions are read only to measure melee distance.

@@ -1,4 +1,4 @@
-// The game-server agent (DESIGN 15): reads the DayZ admin logs of a folder, oldest file first,
+// The game-server agent (docs/agent.md): reads the DayZ admin logs of a folder, oldest file first,
 // follows the newest as it grows and moves on when a newer one appears, and pushes what they say
 // through ingestion. The state file records how far each file is acknowledged; a restart re-reads
 // a file from its start (to rebuild dates, PlayerList blocks and recent hits exactly) but sends

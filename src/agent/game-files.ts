@@ -1,5 +1,5 @@
 // With --files, keeps ban.txt and priority.txt in the game server's profile folder as the service
-// renders them (DESIGN 9): pulled with the ingest token at start and every minute, written
+// renders them (docs/game-files.md): pulled with the ingest token at start and every minute, written
 // atomically and only when they changed. A failed pull keeps the files as they are; so does a pull
 // that is no valid file of its kind (game-file-check.ts) or is larger than 8 MiB: it is refused
 // whole, never written in part. The body is read as a stream and abandoned at the cap, so a huge

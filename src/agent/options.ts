@@ -1,4 +1,4 @@
-// The agent's command line (DESIGN 15): every flag also read from the environment (AGENT_URL,
+// The agent's command line (docs/agent.md): every flag also read from the environment (AGENT_URL,
 // AGENT_SERVER_ID, ...), the flag winning. Validated before anything starts: a bad value exits with
 // one line per problem. This is the agent's configuration; it reads only the env object it is given.
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// An account's bans (DESIGN 5): create, change, lift and import by shareable id. A ban applies to
+// An account's bans: create, change, lift and import by shareable id. A ban applies to
 // every server of the account; each change is audited in the same transaction and asks for the
 // account's ban files to be synced. A ban naming a Steam64 whose DayZ ID is still a player of its
-// own merges that player into the Steam64 (DESIGN 14).
+// own merges that player into the Steam64 (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';

@@ -12,7 +12,7 @@ import { rebuildServer } from './rebuild.ts';
 
 /** How long a server may lag before it is rebuilt; longer than the Redis command timeout (2 s). */
 export const lagGraceMs = 5_000;
-/** How often the worker runs the job (README: derived state converges within interval + grace + rebuild time). */
+/** How often the worker runs the job (docs/operations.md: derived state converges within interval + grace + rebuild time). */
 export const reconcileIntervalMs = 5_000;
 
 export interface ReconcileResult {

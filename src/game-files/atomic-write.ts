@@ -1,4 +1,4 @@
-// Atomic replacement of a game file (DESIGN 9): the content goes to a temporary file in the same
+// Atomic replacement of a game file (docs/game-files.md): the content goes to a temporary file in the same
 // folder, is fsynced, renamed over the file, and the folder is fsynced so the rename itself
 // survives a power cut. A reader sees the old file or the new one, never a part of one. Temporary
 // files a killed writer left behind are removed before the next write.

@@ -1,4 +1,4 @@
-// The formats of ban.txt and priority.txt (DESIGN 9, docs/game-files.md). Pure functions.
+// The formats of ban.txt and priority.txt (docs/game-files.md). Pure functions.
 // Written: each active ban as its Steam64 line then its DayZ ID line (a DayZ-ID-only or console
 // ban as its line alone), nothing else; priority.txt as `id;` per entry. Read tolerantly: `//`
 // comments (whole line or after an id), blank lines, CRLF or LF, a BOM, both id forms.

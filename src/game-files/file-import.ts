@@ -1,4 +1,4 @@
-// The first sync of a game file imports what an admin wrote into it by hand (DESIGN 9), so nothing
+// The first sync of a game file imports what an admin wrote into it by hand (docs/game-files.md), so nothing
 // is lost when the service takes the file over: ban.txt entries become bans with source `import`
 // (a Steam64 and its own DayZ ID line are one ban), priority.txt entries become permanent queue
 // entries of that server.

@@ -1,5 +1,5 @@
 // GET /api/servers/:serverId/files/bans and /files/priority: a game server on another host pulls
-// its rendered files with its ingest token (its agent writes them beside the game, DESIGN 15).
+// its rendered files with its ingest token (its agent writes them beside the game, docs/agent.md).
 // Counted against the ingest rate of the server's token, like its event batches.
 import Router from '@koa/router';
 import type { Deps } from '../deps.ts';

@@ -1,4 +1,4 @@
-// Servers' game files on the service's host, inside GAME_FILES_DIR only (DESIGN 16). A stored path
+// Servers' game files on the service's host, inside GAME_FILES_DIR only (docs/game-files.md). A stored path
 // is re-checked against the file system every time, since it changes after the path was accepted:
 // every folder on the way must be a real folder (no symlink) inside GAME_FILES_DIR, and the file a
 // regular file or nothing yet. Reads never follow a symlink, never block (a FIFO), and never take

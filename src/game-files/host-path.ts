@@ -1,4 +1,4 @@
-// Where a server's game file may be on the service's host (DESIGN 16): inside GAME_FILES_DIR, and
+// Where a server's game file may be on the service's host (docs/game-files.md): inside GAME_FILES_DIR, and
 // nowhere else. Pure and lexical: this decides what a path string means; host-files.ts checks what
 // the file system holds there. A path is taken relative to the folder, or absolute inside it, and
 // kept in one normal form (relative, `/` between parts), so that one file has one spelling and two

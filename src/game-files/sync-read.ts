@@ -1,5 +1,5 @@
-// The first step of a server's file sync: what its file on the service's host holds now (DESIGN
-// 16). The stored path is checked again here, since the file system changed since it was accepted:
+// The first step of a server's file sync: what its file on the service's host holds now
+// (docs/game-files.md). The stored path is checked again here, since the file system changed since it was accepted:
 // inside GAME_FILES_DIR through real folders only, a regular file or nothing, at most 8 MiB, and
 // named by no other live server (two servers never write one file). Without GAME_FILES_DIR no
 // file on this host is read or written at all.

@@ -1,4 +1,4 @@
-// Syncs servers' game files (DESIGN 9, 16): renders what PostgreSQL holds, writes it atomically to
+// Syncs servers' game files (docs/game-files.md): renders what PostgreSQL holds, writes it atomically to
 // the server's file on the service's host when it has one inside GAME_FILES_DIR (a remote host's
 // agent pulls the same rendering instead), records what the account's ban file holds
 // (ban_file_entries: with each server's sync time, what the Data API lists), and audits every sync

@@ -1,4 +1,4 @@
-// Time limits on a server's file work (DESIGN 16): a read or write of one server's file that does
+// Time limits on a server's file work (docs/game-files.md): a read or write of one server's file that does
 // not end in time counts as failed, so no other server waits on it. The work itself cannot be
 // cancelled (a file system call runs to its end); its late result is dropped.
 

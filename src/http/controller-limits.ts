@@ -1,4 +1,4 @@
-// Per-IP rate limits of the controller paths (DESIGN 12): a default on every /api path except
+// Per-IP rate limits of the controller paths (docs/api.md, Rate limits): a default on every /api path except
 // the Data API (/api/v1/*, which limits per key), map tiles, and the calls game servers make with
 // their ingest token; plus tighter caps on the sign-in/setup and chat-bot paths.
 import type { Middleware } from 'koa';

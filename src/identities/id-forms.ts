@@ -1,4 +1,4 @@
-// The forms a player's id takes (DESIGN 8 and 14): Steam64, the legacy STEAM_X:Y:Z text, the DayZ ID
+// The forms a player's id takes (docs/api.md, docs/trust-network.md): Steam64, the legacy STEAM_X:Y:Z text, the DayZ ID
 // the game writes in its admin logs, the BattlEye GUID, console ids, chat-platform (Discord) ids and
 // the network's own service UUID. Pure functions: recognising a form, and deriving the one-way
 // hashes from a Steam64 (a Steam64 is only ever learnt, never computed back from them).

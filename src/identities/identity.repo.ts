@@ -1,5 +1,5 @@
 // SQL of player identities: resolving a DayZ ID or linked console id to its Steam64, and the
-// statements of a merge (DESIGN 14). Every function runs in the caller's transaction.
+// statements of a merge. Every function runs in the caller's transaction.
 import type { Queryable } from '../store/db.ts';
 
 const identitiesLockKey = 'player-identities';

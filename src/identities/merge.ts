@@ -1,5 +1,5 @@
 // Merges a player known only by a DayZ ID or console id into its Steam64 once the Steam64 is learnt
-// (DESIGN 14): per-server totals, kills on both sides, bans, pool entries and links move in one transaction; the
+// (docs/api.md, Player ids): per-server totals, kills on both sides, bans, pool entries and links move in one transaction; the
 // merge is idempotent (a second call finds nothing left to move) and audited as `player.merged`.
 // The derived Redis state of the servers concerned is rebuilt after the commit.
 import type { Deps } from '../deps.ts';

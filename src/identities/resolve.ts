@@ -1,4 +1,4 @@
-// Resolves the platform ids of an ingested batch (DESIGN 14): a DayZ ID of a known Steam64, or a
+// Resolves the platform ids of an ingested batch: a DayZ ID of a known Steam64, or a
 // linked console id, is stored under the Steam64; an unknown one stays a player of its own.
 import type { IngestEvent, Player } from '../ingest/events.ts';
 import type { LRUCache } from 'lru-cache';

@@ -8,7 +8,7 @@ import { isSteam64 } from '../identities/id-forms.ts';
 export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots', 'death'] as const;
 export type EventType = (typeof eventTypes)[number];
 
-/** What ended a life with no player killer (DESIGN 6); the list is closed. */
+/** What ended a life with no player killer; the list is closed. */
 export const deathCauses = ['infected', 'animal', 'vehicle', 'fall', 'explosion', 'suicide', 'bleeding', 'environment', 'other'] as const;
 export type DeathCause = (typeof deathCauses)[number];
 

@@ -193,7 +193,7 @@ function playersOf(events: IngestEvent[]): SeenPlayers {
 }
 
 /**
- * A server that started (re)reads its ban and priority files: both are synced (DESIGN 9). Asked
+ * A server that started (re)reads its ban and priority files: both are synced (docs/game-files.md). Asked
  * after the batch committed; failure policy: the batch stays acknowledged and the failure is
  * logged (the next start, ban change or the 60 s expiry sync the files again).
  */

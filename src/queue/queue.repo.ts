@@ -146,7 +146,7 @@ export async function queuedOnServer(db: Queryable, accountId: string, serverId:
 }
 
 /**
- * A merge of `fromId` into `intoId` (DESIGN 14) moves the player's queue entries: where the Steam64
+ * A merge of `fromId` into `intoId` moves the player's queue entries: where the Steam64
  * already has an entry of the same scope, that entry keeps the later (or no) expiry and the other goes.
  */
 export async function moveQueueEntries(db: Queryable, fromId: string, intoId: string): Promise<void> {

@@ -1,7 +1,7 @@
-// The priority queue (VIP) of an account (DESIGN 5): one entry per player and scope (every server,
+// The priority queue (VIP) of an account: one entry per player and scope (every server,
 // or a set of servers); adding again extends the entry. Every change is audited in its transaction
 // and asks for the priority files of the servers concerned to be synced. An entry naming a Steam64
-// whose DayZ ID is still a player of its own merges that player (DESIGN 14).
+// whose DayZ ID is still a player of its own merges that player (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';

@@ -1,4 +1,4 @@
-// Who may set a server's game-file paths, and which (DESIGN 16). Files on the service's host exist
+// Who may set a server's game-file paths, and which (docs/game-files.md). Files on the service's host exist
 // only when the operator sets GAME_FILES_DIR; only holders of accounts.manage (the network
 // operator's owners) name a path; a path leads inside that folder, through real folders, to a
 // regular file or to none yet, and no other live server uses that file. Clearing a path (null)

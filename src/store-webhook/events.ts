@@ -1,4 +1,4 @@
-// Reads a verified store webhook body into what it asks of the queue (DESIGN 11): a purchase or a
+// Reads a verified store webhook body into what it asks of the queue: a purchase or a
 // refund of some lines (a product, the player it is for, how many), or nothing. Tebex products that
 // are not in the product table are the shop's other goods and are skipped; an own-format sku that
 // is not in it is the sender's mistake.

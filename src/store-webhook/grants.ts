@@ -1,4 +1,4 @@
-// What a store event does to the priority queue (DESIGN 11), in one transaction with the record of
+// What a store event does to the priority queue, in one transaction with the record of
 // its event id, so that a repeat or a concurrent redelivery changes nothing: a purchase grants or
 // extends a queue entry per line; a refund or a lost dispute takes back exactly what its purchase
 // granted; a refund that arrives first is kept, and its late purchase grants nothing. Every grant

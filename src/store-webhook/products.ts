@@ -1,4 +1,4 @@
-// The store's product table (STORE_PRODUCTS, DESIGN 11): a sku of the own format, or
+// The store's product table (STORE_PRODUCTS, docs/api.md): a sku of the own format, or
 // tebex:<product id>, mapped to the queue grant it buys. Read and checked once at start: a table
 // that does not parse stops the start with a message naming the problem.
 import { describeErrors, validatorFor } from '../http/schemas.ts';

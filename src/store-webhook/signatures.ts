@@ -1,4 +1,4 @@
-// The two signatures of the store webhook (DESIGN 11), checked over the raw body bytes, compared
+// The two signatures of the store webhook (docs/api.md), checked over the raw body bytes, compared
 // in constant time. Tebex: X-Signature = hex HMAC-SHA256(secret, hex SHA-256 of the body), with
 // no timestamp (replays are stopped by the event id). The service's own format:
 // X-Store-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>[,v1=...], several v1

@@ -1,4 +1,4 @@
-// POST /api/store/webhook (DESIGN 11): a payment store's signed notification. The signature is
+// POST /api/store/webhook (docs/api.md): a payment store's signed notification. The signature is
 // checked over the raw bytes before anything is parsed; the header tells the format (Tebex's
 // X-Signature, or the service's own X-Store-Signature). 200 on success or a repeat, 401 on a bad
 // or missing signature, 400 on a body it cannot read. CSRF-exempt: no session is involved.

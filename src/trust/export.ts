@@ -1,4 +1,4 @@
-// The partner export (DESIGN 8): a change feed of the pool in transaction order, served only below
+// The partner export (docs/trust-network.md): a change feed of the pool in transaction order, served only below
 // the oldest running transaction, so following nextCursor to null and resuming with
 // since = syncedThrough sees every change. Each page carries an RS256 proof over the RFC 8785
 // digest of its rows, bound to the partner key (aud), to the page's cursors, and to the resume

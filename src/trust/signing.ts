@@ -1,4 +1,4 @@
-// Trust proofs (DESIGN 8): RS256 JWTs signed with the configured keys, never the session key. The
+// Trust proofs (docs/trust-network.md): RS256 JWTs signed with the configured keys, never the session key. The
 // lookup proof and the export page proof have their own `typ` and `aud`, neither of which a session
 // JWT carries, so no token is ever accepted as another kind.
 import { createPrivateKey, createPublicKey } from 'node:crypto';

@@ -345,7 +345,7 @@ test.serial('--files: ban.txt and priority.txt are pulled at start and again eve
   const running = new Agent(options(a, logs, { once: false, files: profile, filesIntervalMs: 50 })).run(stop.signal);
   t.teardown(() => stop.abort());
   try {
-    // A Steam64 ban is two lines: the Steam64 and its DayZ ID (DESIGN 9).
+    // A Steam64 ban is two lines: the Steam64 and its DayZ ID (docs/game-files.md).
     await until('the first pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === `76561198000000001\r\n${dayzIdOf('76561198000000001')}\r\n`);
     // The two files of a pull are written one after the other: the second may land a moment later.
     await until('the first pull of the priority file', async () => (await readFile(join(profile, 'priority.txt'), 'utf8').catch(() => '')) === '76561198000000002;');

@@ -1,4 +1,4 @@
-// The agent's side of the game-file pull (DESIGN 9 contract: GET /api/servers/:id/files/bans and
+// The agent's side of the game-file pull (the contract: GET /api/servers/:id/files/bans and
 // /files/priority with the ingest token answer the rendered file). The service routes are built on
 // another branch; this checks the agent's writing against a server speaking that contract.
 import { createServer } from 'node:http';

@@ -12,7 +12,7 @@ import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, ev, ingest, tenant } from '../helpers/seed.ts';
 
-// The controller's per-IP limits (DESIGN 12). Three environments: `big` with the default limits
+// The controller's per-IP limits (docs/api.md, Rate limits). Three environments: `big` with the default limits
 // (600 per minute, 20 on the sign-in/setup paths), `small` with a controller limit of 10, both
 // behind a trusted proxy (127.0.0.1) so X-Forwarded-For picks the client; `untrusted` trusts no
 // proxy. Tests keep apart by client IP; only the serial tests move `big`'s clock.

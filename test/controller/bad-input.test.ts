@@ -78,7 +78,7 @@ function accepted(schema: string, text: string): boolean {
 
 /**
  * Beyond the schema: this world has no GAME_FILES_DIR, so a server body naming a file path is
- * refused (DESIGN 16; the paths' own rules are tested in test/game-files/).
+ * refused (the paths' own rules are tested in test/game-files/).
  */
 function namesHostFile(schema: string, value: unknown): boolean {
   if (schema !== 'server-create.json' && schema !== 'server-update.json') return false;

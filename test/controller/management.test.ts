@@ -1,4 +1,4 @@
-// The management endpoints end to end (DESIGN 4, 5): servers and their ingest tokens, Data API
+// The management endpoints end to end: servers and their ingest tokens, Data API
 // keys, users, communities, the operator's Data API switch, and the audit log; plus a scan that
 // no secret ever reaches an audit entry, a response it does not belong in, or a log line.
 import { randomUUID } from 'node:crypto';
@@ -74,7 +74,7 @@ async function assertAudited(t: ExecutionContext, owner: Session, action: string
 }
 
 /**
- * A world of its own whose operator may name file paths (DESIGN 16: only accounts.manage, only
+ * A world of its own whose operator may name file paths (only accounts.manage, only
  * inside GAME_FILES_DIR), with the folders `alpha` and `beta` in its GAME_FILES_DIR.
  */
 async function filesWorld(t: ExecutionContext): Promise<{ e: TestEnv; owner: Session }> {

@@ -1,4 +1,4 @@
-// The role table of DESIGN 4 on every controller management route: a role lacking the route's
+// The role table (docs/api.md, Roles) on every controller management route: a role lacking the route's
 // permission gets 403 FORBIDDEN, a role holding it passes (and the call does what it should);
 // without a session every route answers 401 UNAUTHORIZED. One line per route in `routes`.
 import { randomUUID } from 'node:crypto';
@@ -18,7 +18,7 @@ import { assertSchema } from '../helpers/seed.ts';
 type Perm = 'users.manage' | 'apikeys.manage' | 'servers.manage' | 'servers.read' | 'audit.read' | 'accounts.manage' | 'partners.manage';
 type Role = 'owner' | 'admin' | 'moderator' | 'viewer';
 
-/** DESIGN 4, written out here (not read from src), for the permissions these routes need. */
+/** The role table of docs/api.md, written out here (not read from src), for the permissions these routes need. */
 const granted: Record<Role, Perm[]> = {
   owner: ['users.manage', 'apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],
   admin: ['apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],

@@ -1,4 +1,4 @@
-// First run (DESIGN 4): GET /api/setup/status and POST /api/setup/admin, which works once per
+// First run: GET /api/setup/status and POST /api/setup/admin, which works once per
 // installation; the operator's owner holds the network permission accounts.manage, owners of
 // other communities do not. Every test builds its own world: setup succeeds once per world.
 import test from 'ava';

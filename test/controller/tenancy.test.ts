@@ -48,7 +48,7 @@ async function community(t: ExecutionContext): Promise<Community> {
   const owner = await signIn(env, `owner-${tag}`);
   const server = await api(t, env, owner, 'post', '/api/servers', { name: `server ${tag}` });
   t.is(server.status, 201);
-  // A file on the service's host, as the operator's CLI gives one to a community's server (DESIGN 16).
+  // A file on the service's host, as the operator's CLI gives one to a community's server.
   await env.deps.db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [server.body.server.id, `${tag}/ban.txt`]);
   const key = await api(t, env, owner, 'post', '/api/account/api-keys', { name: `key ${tag}` });
   t.is(key.status, 201);

@@ -24,7 +24,7 @@ test.after.always(async () => {
 const cheater = '76561198000000042';
 
 test('a ban made on the Bans page is in the ban file and the server\'s ban list until it is lifted', async (t) => {
-  // The operator's own server, its ban file on the service's host (DESIGN 16).
+  // The operator's own server, its ban file on the service's host.
   const dir = await gameFilesDirFor(t, 'e2e-bans-');
   const { env, base } = await e2eWorld(t, { GAME_FILES_DIR: dir });
   const owner = await setupOperator(env, 'owner');

@@ -1,4 +1,4 @@
-// Files on the service's host at run time (DESIGN 16): the file system changes after a path was
+// Files on the service's host at run time (docs/game-files.md): the file system changes after a path was
 // accepted, so every sync checks again. What breaks a rule (a symlink swapped in, a folder swapped
 // for a symlink, a FIFO, a folder, a device, a file over 8 MiB, a file two servers name, a path
 // outside GAME_FILES_DIR) is a failed sync: never read, never written, logged, audited once,

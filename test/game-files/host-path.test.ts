@@ -1,4 +1,4 @@
-// Where a server's game file may be on the service's host (DESIGN 16), read from the path alone:
+// Where a server's game file may be on the service's host (docs/game-files.md), read from the path alone:
 // every spelling that could lead out of GAME_FILES_DIR (or name two files, or a device) is refused;
 // a plain path comes back in one normal form; and for any string at all, what comes back resolves
 // inside the folder.

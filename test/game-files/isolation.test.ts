@@ -1,4 +1,4 @@
-// One server's file sync never delays another's (DESIGN 16): a FIFO beside normal files, a read that
+// One server's file sync never delays another's: a FIFO beside normal files, a read that
 // never ends, a server another worker holds. Every wait here is bounded, so no test can hang.
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';

@@ -1,4 +1,4 @@
-// Setting a server's file paths (DESIGN 16, "Files on the service's host"): only when the operator
+// Setting a server's file paths (docs/game-files.md, "Files on the service's host"): only when the operator
 // set GAME_FILES_DIR, only by holders of accounts.manage, only to a regular file (or none yet)
 // inside that folder through real folders, never to a file another live server uses; stored in
 // one normal form; and a new path (or a new server) asks for a sync of its file.

@@ -1,7 +1,7 @@
 // Ban and priority files on disk after bans change (real PostgreSQL and files in a temporary
 // folder): both id forms, line endings, the first-sync import of hand-written entries, the sync
 // records the Data API reads, the remote pull with the ingest token, and tenancy. The files are in
-// the test's own GAME_FILES_DIR (DESIGN 16).
+// the test's own GAME_FILES_DIR (docs/game-files.md).
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';

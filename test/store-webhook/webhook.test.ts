@@ -1,4 +1,4 @@
-// POST /api/store/webhook (DESIGN 11): Tebex's format and the service's own, signatures over the raw
+// POST /api/store/webhook (docs/api.md): Tebex's format and the service's own, signatures over the raw
 // body, each event id once (also when delivered twice at the same moment), grants, extensions and
 // revokes from the product table, refunds before purchases, audit entries with the store's event id.
 import { createHash, createHmac, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Feed convergence (DESIGN 8): writers insert, approve, reject, overturn and expire pool entries
+// Feed convergence (docs/trust-network.md): writers insert, approve, reject, overturn and expire pool entries
 // concurrently, holding transactions open across page reads, while the reference client mirrors in
 // small pages and resumes with since. After each round the mirror equals the pool's active bans.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// No trust answer names who submitted a pool entry or what they noted privately (DESIGN 8): the
+// No trust answer names who submitted a pool entry or what they noted privately: the
 // lookup's body, header and decoded proof, an export page and its decoded proof, the discovery
 // document, the chat bot's trust.lookup and the error bodies, all read for one pool with notes.
 import test from 'ava';
