@@ -49,7 +49,7 @@ BEGIN
   refused := array(SELECT DISTINCT x.b FROM unnest(x_batch, x_id, x_tag) AS x(b, id, tag)
     WHERE (SELECT sp.xmin::text FROM server_players sp WHERE sp.server_id = b_server[x.b] AND sp.platform_id = x.id) IS DISTINCT FROM x.tag);
 
-  -- Plain inserts, as in ingest_apply_batch_text: a repeat raises unique_violation.
+  -- Plain inserts, as in ingest_apply_batch_claims: a repeat raises unique_violation.
   INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
     SELECT e.sent_at, b_server[e.b], e.id, b_received_at[e.b] FROM unnest(e_batch, e_id, e_sent_at) AS e(b, id, sent_at) WHERE e.b <> ALL (refused);
 
@@ -102,7 +102,7 @@ BEGIN
 
   orphans := array(SELECT d.id FROM unnest(p_dayz_ids) AS d(id) WHERE (SELECT true FROM players p WHERE p.platform_id = d.id));
 
-  -- As ingest_apply_batch_text's update, a row per batch: a status is fresh when no newer one is
+  -- As ingest_apply_batch_claims's update, a row per batch: a status is fresh when no newer one is
   -- stored (u.fresh reads the row as it was). The players and orphans of the call go with batch 1.
   RETURN QUERY
   WITH updated AS (
