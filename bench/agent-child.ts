@@ -2,7 +2,8 @@
 // its report and its peak resident memory (the operating system's high-water mark).
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import { Agent, agentDefaults } from '../src/agent/agent.ts';
+import { Agent } from '../src/agent/agent.ts';
+import { agentDefaults } from '../src/agent/options.ts';
 
 const env = process.env;
 const log = { info: () => undefined, warn: (f: object, m: string) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`), error: () => undefined };

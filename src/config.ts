@@ -3,9 +3,9 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute, parse, resolve } from 'node:path';
-import { trustSigningKeysFrom } from './trust/signing-keys.ts';
-import { storeProductsFrom } from './store-webhook/products.ts';
-import type { StoreProducts } from './store-webhook/products.ts';
+import { trustSigningKeysFrom } from './config/trust-signing-keys.ts';
+import { storeProductsFrom } from './config/store-products.ts';
+import type { StoreProducts } from './config/store-products.ts';
 import { Ajv } from 'ajv';
 import ipaddr from 'ipaddr.js';
 

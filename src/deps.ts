@@ -1,88 +1,71 @@
-// Everything a request or job needs, built once from the Config and passed down explicitly.
-// Nothing connects at import time.
+// The service composed: the core (src/core.ts) and what each capability keeps in this process,
+// built by the capability's own factory. Only entry points (web, worker, CLI, demo) and tests hold
+// the whole; a capability's functions take the part they use.
 import { LRUCache } from 'lru-cache';
 import type { Config } from './config.ts';
-import { systemClock } from './clock.ts';
+import { closeCore, createCore } from './core.ts';
+import type { Core } from './core.ts';
 import type { Clock } from './clock.ts';
-import { createLog } from './log.ts';
 import type { Log } from './log.ts';
-import { createDb } from './store/db.ts';
-import type { Db } from './store/db.ts';
-import { createRedis } from './store/redis.ts';
-import type { AppRedis } from './store/redis.ts';
-import type { ApiKeyIdentity } from './accounts/api-key.ts';
-import { StoredPlayers } from './ingest/stored-players.ts';
-import { IngestTokenHashes, refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
-import { PresentTotals } from './ingest/present-totals.ts';
-import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
-import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
+import { CacheDrops, invalidationChannel, onInvalidation } from './store/invalidation.ts';
+import type { CacheDropsHeld } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
-import { LocalScores } from './trust/local-scores.ts';
-import type { ServerReads } from './stats/server-reads.ts';
-import { RateLeases } from './http/rate-leases.ts';
+import { rateLeaseCaches } from './http/rate-leases.ts';
+import { apiKeyCaches } from './accounts/api-key.ts';
+import { serverOwnerCaches } from './servers/server.ts';
+import { serverReadCaches } from './stats/server-reads.ts';
+import { ingestTokenCaches } from './ingest/ingest-token.ts';
+import { refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
+import { StoredPlayers } from './ingest/stored-players.ts';
+import { PresentTotals } from './ingest/present-totals.ts';
+import { trustScoreCaches } from './trust/lookup.ts';
 import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-waits.ts';
+import type { AgentWaitsHeld } from './commands/agent-waits.ts';
+import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
+import type { DataApiRuntime } from './operator/data-api-switch.ts';
 
-export interface Deps {
-  config: Config;
-  db: Db;
-  redis: AppRedis;
-  clock: Clock;
-  log: Log;
-  /** Short-lived in-process caches of hot lookups (AUTH_CACHE_MS). */
-  caches: {
-    apiKeys: LRUCache<string, ApiKeyIdentity>;
-    /** serverId -> owning account id, '' for unknown or revoked. */
-    serverOwners: LRUCache<string, string>;
-    /** serverId -> SHA-256 of its ingest token (empty when unknown or revoked), refreshed together. */
-    ingestTokens: IngestTokenHashes;
-    /**
-     * serverId -> what the Data API read of that server from Redis (its parsed status record,
-     * rendered pages), kept PAGE_CACHE_MS; a change to the server in this process drops its entry.
-     */
-    serverReads: LRUCache<string, ServerReads>;
-    /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
-    mergeChecked: LRUCache<string, true>;
-    /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
-    playersStored: StoredPlayers;
-    /** Players' rendered trust scores read from Redis (AUTH_CACHE_MS). */
-    trustScores: LocalScores;
-    /** The present players' rows this process's last one-call batch of their server wrote. */
-    presentTotals: PresentTotals;
-    /** The Data API keys' rate-limit tokens this process holds (src/http/rate-leases.ts). */
-    rateLeases: RateLeases;
+/** Ingestion's caches of rows it wrote (src/ingest/one-call.ts). */
+const ingestCaches = () => ({
+  /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
+  mergeChecked: new LRUCache<string, true>({ max: 200_000, ttl: 60_000 }),
+  /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
+  playersStored: new StoredPlayers(),
+  /** The present players' rows this process's last one-call batch of their server wrote. */
+  presentTotals: new PresentTotals(),
+});
+
+function capabilityCaches(core: Core, drops: CacheDrops) {
+  return {
+    ...apiKeyCaches(core.config, drops),
+    ...serverOwnerCaches(core.config, drops),
+    ...serverReadCaches(core.config, drops),
+    ...ingestTokenCaches(core, drops),
+    ...trustScoreCaches(core.config, drops),
+    ...rateLeaseCaches(),
+    ...ingestCaches(),
   };
-  /** The agents' long polls waiting in this process (src/commands/agent-waits.ts). */
-  agentWaits: AgentWaits;
-  /** Settings an operator can change while the service runs. */
-  runtime: { dataApiEnabled: boolean };
-  /** What connectDeps started and closeDeps stops. */
-  closers: (() => void)[];
 }
 
+export type Deps = Core & CacheDropsHeld & AgentWaitsHeld & DataApiRuntime & {
+  caches: ReturnType<typeof capabilityCaches>;
+  /** What connectDeps started and closeDeps stops. */
+  closers: (() => void)[];
+};
+
 export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Deps {
-  const clock = overrides.clock ?? systemClock;
-  const cache = <V extends object | string>() => new LRUCache<string, V>({ max: 50_000, ttl: config.authCacheMs });
+  const core = createCore(config, overrides);
+  const cacheDrops = new CacheDrops();
   return {
-    config,
-    db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
-    redis: createRedis(config.redisUrl, config.redisPrefix),
-    clock,
-    log: overrides.log ?? createLog(config.logLevel),
-    caches: {
-      apiKeys: cache(), serverOwners: cache(), ingestTokens: new IngestTokenHashes(clock, config.authCacheMs),
-      serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
-      mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
-      playersStored: new StoredPlayers(),
-      trustScores: new LocalScores(config.authCacheMs),
-      presentTotals: new PresentTotals(),
-      rateLeases: new RateLeases(),
-    },
+    ...core,
+    cacheDrops,
+    caches: capabilityCaches(core, cacheDrops),
     agentWaits: new AgentWaits(),
-    runtime: { dataApiEnabled: config.dataApiEnabled },
+    runtime: dataApiRuntime(config),
     closers: [],
   };
 }
 
+/** Connects Redis and follows what other processes publish (the Data API switch, cache drops, agent wake-ups). */
 export async function connectDeps(deps: Deps): Promise<void> {
   await deps.redis.connect();
   deps.closers.push(await followChannels(deps, {
@@ -96,6 +79,5 @@ export async function connectDeps(deps: Deps): Promise<void> {
 
 export async function closeDeps(deps: Deps): Promise<void> {
   for (const close of deps.closers.splice(0)) close();
-  deps.redis.disconnect();
-  await deps.db.end();
+  await closeCore(deps);
 }

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { GameHost } from '../../src/agent/game-host.ts';
-import { agentDefaults } from '../../src/agent/agent.ts';
+import { agentDefaults } from '../../src/agent/options.ts';
 import { startSession } from '../../src/auth/session.ts';
 import type { Deps } from '../../src/deps.ts';
 import { battleyeGuidOf } from '../../src/identities/id-forms.ts';

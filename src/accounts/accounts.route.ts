@@ -1,6 +1,6 @@
 // /api/accounts (accounts.manage): the operator lists the communities and adds one with its owner.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
@@ -10,7 +10,7 @@ import { listAccounts } from './account.repo.ts';
 
 const accountBody = bodyOf<{ accountName: string; username: string; password: string }>('account-create.json');
 
-export function accountsRouter(deps: Deps): Router<AppState> {
+export function accountsRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/accounts', sensitive: true });
   router.use(authenticate(deps), requirePermission('accounts.manage'));
   router.get('/', async (ctx) => {

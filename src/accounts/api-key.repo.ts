@@ -1,6 +1,7 @@
 // SQL for Data API keys; only the SHA-256 of a key is ever stored.
 import type { Queryable } from '../store/db.ts';
-import type { ApiKeyTier } from './api-key.ts';
+
+export type ApiKeyTier = 'standard' | 'partner';
 
 export interface ApiKeyRecord {
   id: string;

@@ -1,6 +1,5 @@
 // /api/account/api-keys (apikeys.manage): Data API keys of the account; the raw key is shown once.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -9,13 +8,14 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { listApiKeys } from './api-key.repo.ts';
 import { mintApiKey, revokeApiKey } from './api-key.ts';
-import type { ApiKeyTier } from './api-key.ts';
+import type { ApiKeyTier } from './api-key.repo.ts';
+import type { ApiKeyDeps } from './api-key.ts';
 
 const createBody = bodyOf<{ name: string; tier?: ApiKeyTier }>('api-key-create.json');
 const keyView = ({ id, name, tier, createdAt, revokedAt }: { id: string; name: string; tier: ApiKeyTier; createdAt: string; revokedAt: string | null }) =>
   ({ id, name, tier, createdAt, revokedAt });
 
-export function apiKeysRouter(deps: Deps): Router<AppState> {
+export function apiKeysRouter(deps: ApiKeyDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/account/api-keys', sensitive: true });
   router.use(authenticate(deps), requirePermission('apikeys.manage'));
 

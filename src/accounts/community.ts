@@ -1,6 +1,6 @@
 // A community: an account with its first owner, created in one transaction. The operator's
 // account (created by setup) is the only one whose owners hold the network permissions.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
 import { insertAccount, markOperatorAccount } from './account.repo.ts';
 import type { Account } from './account.repo.ts';
@@ -10,7 +10,7 @@ import type { User } from '../users/user.repo.ts';
 
 /** Creates the account and owner; as the operator's (setup), only while no user exists: else undefined. */
 export async function createCommunity(
-  deps: Deps, input: { accountName: string; username: string; password: string }, asOperator = false,
+  deps: Core, input: { accountName: string; username: string; password: string }, asOperator = false,
 ): Promise<{ account: Account; owner: User } | undefined> {
   return inTransaction(deps.db, async (tx) => {
     if (asOperator) {

@@ -3,7 +3,7 @@
 // join (ban-guard.ts), and the presence it keeps true between PlayerLists (presence.ts). Started
 // when the agent follows the logs (not with --once); stopped with it.
 import type { WireEvent } from '../ingest/events.ts';
-import type { AgentOptions } from './agent.ts';
+import type { AgentOptions } from './options.ts';
 import { realClock } from './agent-clock.ts';
 import type { AgentClock } from './agent-clock.ts';
 import { ActiveBans } from './active-bans.ts';

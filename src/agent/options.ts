@@ -5,8 +5,40 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { isUuid } from '../http/uuid.ts';
-import { agentDefaults } from './agent.ts';
-import type { AgentOptions } from './agent.ts';
+import type { AgentClock } from './agent-clock.ts';
+import type { AgentLog } from './sender.ts';
+
+export interface AgentOptions {
+  url: string;
+  serverId: string;
+  token: string;
+  logs: string;
+  files?: string;
+  state: string;
+  utcOffsetMinutes: number | null;
+  once: boolean;
+  batchMax: number;
+  batchIntervalMs: number;
+  pollMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  filesIntervalMs: number;
+  /** BattlEye RCon on the game host: kicks, messages, restarts and the player list go through it. */
+  rcon?: { host: string; port: number; password: string };
+  /** This host's own command run at a restart's time (its owner's configuration, never the service's). */
+  restartCommand?: string;
+  requestTimeoutMs: number;
+  /** After SIGTERM, how long unacknowledged batches are still retried before the agent exits anyway. */
+  stopGraceMs: number;
+  /** The live parts' clock (restart countdowns, presence); tests run a faster one. */
+  clock?: AgentClock;
+  log: AgentLog;
+}
+
+export const agentDefaults = {
+  batchMax: 500, batchIntervalMs: 2000, pollMs: 1000, retryBaseMs: 500, retryMaxMs: 30_000,
+  filesIntervalMs: 60_000, requestTimeoutMs: 30_000, stopGraceMs: 10_000,
+} satisfies Partial<AgentOptions>;
 
 export class AgentOptionsError extends Error {}
 

@@ -1,6 +1,6 @@
 // GET /api/audit (audit.read): the account's audit log, newest first, keyset-paginated, by actor and action if asked.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
@@ -9,7 +9,7 @@ import type { AuditFilter } from './audit.repo.ts';
 
 const auditQuery = queryParser<{ before?: string; limit: number } & AuditFilter>('query-audit.json');
 
-export function auditRouter(deps: Deps): Router<AppState> {
+export function auditRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/audit', sensitive: true });
   router.get('/', authenticate(deps), requirePermission('audit.read'), async (ctx) => {
     const { before, limit, actor, action } = auditQuery(ctx.query);

@@ -2,7 +2,7 @@
 // acted for), what, on which target, from which address. Details never carry secrets: callers
 // pass only names and ids.
 import type { AppContext } from '../http/context.ts';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from './audit.repo.ts';
 
@@ -19,7 +19,7 @@ export interface AuditEvent {
 }
 
 /** Records an action of the request's user (in the caller's transaction when `db` is one). */
-export async function auditAction(deps: Deps, ctx: AppContext, event: AuditEvent, db: Queryable = deps.db): Promise<void> {
+export async function auditAction(deps: Core, ctx: AppContext, event: AuditEvent, db: Queryable = deps.db): Promise<void> {
   const principal = ctx.state.principal;
   await insertAudit(db, {
     accountId: event.accountId ?? principal?.accountId ?? null,

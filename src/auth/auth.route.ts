@@ -1,7 +1,7 @@
 // POST /api/auth/login, POST /api/auth/logout, and GET /api/auth/session (who is signed in and
 // what they may do: the dashboard shows only the pages and buttons the role allows).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -19,7 +19,7 @@ import { csrfTokenFor, startSession } from './session.ts';
 
 const loginBody = bodyOf<{ username: string; password: string }>('login.json');
 
-export function authRouter(deps: Deps): Router<AppState> {
+export function authRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/auth', sensitive: true });
 
   router.post('/login', jsonBody, async (ctx) => {
@@ -66,7 +66,7 @@ export function authRouter(deps: Deps): Router<AppState> {
   return router;
 }
 
-async function checkPassword(deps: Deps, username: string, password: string) {
+async function checkPassword(deps: Core, username: string, password: string) {
   const user = await findUserForLogin(deps.db, username);
   // An unknown user costs the same hash check as a wrong password, and gets the same answer.
   const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
@@ -79,7 +79,7 @@ const lockedOut = (retryAfterMs: number) => {
 };
 
 /** A wrong password for a known user is a security event its admins look for; so is a lockout it starts. */
-async function auditFailedSignIn(deps: Deps, ctx: AppContext, user: { id: string; accountId: string; username: string }, failed: LockOutcome): Promise<void> {
+async function auditFailedSignIn(deps: Core, ctx: AppContext, user: { id: string; accountId: string; username: string }, failed: LockOutcome): Promise<void> {
   const event = { accountId: user.accountId, actor: { id: user.id, name: user.username }, target: { type: 'user', id: user.id } };
   await auditAction(deps, ctx, { ...event, action: 'auth.login-failed' });
   if (failed.lockedNow) await auditAction(deps, ctx, { ...event, action: 'auth.lockout', details: { seconds: Math.round(failed.retryAfterMs / 1000) } });

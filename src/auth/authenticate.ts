@@ -1,7 +1,7 @@
 // Controller authentication: the auth-token cookie is read first, then Authorization: Bearer.
 // A cookie session must echo its CSRF token on every unsafe method outside the exempt paths.
 import type { Middleware } from 'koa';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bearerToken } from '../http/credentials.ts';
@@ -16,6 +16,13 @@ export interface Principal extends Omit<SessionPrincipal, 'role'> {
   /** How the caller proved who it is: a session (cookie or Bearer JWT), or the chat bot (src/chat/). */
   via: 'cookie' | 'bearer' | 'chat';
   permissions: Set<Permission>;
+}
+
+declare module '../http/request-state.ts' {
+  interface RequestCaller {
+    /** The controller's caller: a session's user, or a chat bot's signed call (src/chat/caller.ts). */
+    principal?: Principal;
+  }
 }
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -36,7 +43,7 @@ export function csrfExempt(method: string, path: string): boolean {
 }
 
 /** Resolves the session (401 without one) and enforces CSRF for cookie sessions. */
-export function authenticate(deps: Deps): Middleware<AppState> {
+export function authenticate(deps: Core): Middleware<AppState> {
   return async (ctx, next) => {
     const cookie = sessionCookie(ctx);
     const bearer = bearerToken(ctx.get('authorization'));

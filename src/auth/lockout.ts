@@ -5,7 +5,7 @@
 // without the lockout.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { rateLimitIdentity } from '../http/client.ts';
 import { lockoutKeys } from '../store/keys.ts';
 import { canonicalUsername } from '../users/username.ts';
@@ -40,7 +40,7 @@ export interface LoginAttempt {
   release(): Promise<void>;
 }
 
-export function loginAttempt(deps: Deps, ip: string, username: string): LoginAttempt {
+export function loginAttempt(deps: Core, ip: string, username: string): LoginAttempt {
   const pair = createHash('sha256').update(`${rateLimitIdentity(ip)}\n${canonicalUsername(username)}`).digest('base64url').slice(0, 22);
   const keys = lockoutKeys(pair);
   const id = randomUUID();

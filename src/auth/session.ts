@@ -3,7 +3,7 @@
 // holds after a Redis flush; every request checks it in PostgreSQL.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { findLiveSession, insertSession } from './session.repo.ts';
 import type { SessionPrincipal } from './session.repo.ts';
 
@@ -15,8 +15,8 @@ const clockSkewSeconds = 60;
 
 // Imported once per configuration: jose given raw bytes imports a WebCrypto key on every call,
 // which cost a third of an authenticated request's CPU.
-const sessionKeys = new WeakMap<Deps['config'], Promise<CryptoKey>>();
-function keyOf(deps: Deps): Promise<CryptoKey> {
+const sessionKeys = new WeakMap<Core['config'], Promise<CryptoKey>>();
+function keyOf(deps: Core): Promise<CryptoKey> {
   let key = sessionKeys.get(deps.config);
   if (!key) {
     const raw = new TextEncoder().encode(deps.config.jwtSecret);
@@ -26,7 +26,7 @@ function keyOf(deps: Deps): Promise<CryptoKey> {
   return key;
 }
 
-export async function startSession(deps: Deps, userId: string): Promise<{ token: string; sessionId: string; expiresAt: string }> {
+export async function startSession(deps: Core, userId: string): Promise<{ token: string; sessionId: string; expiresAt: string }> {
   const now = deps.clock.now();
   const sessionId = randomUUID();
   const expiresMs = now + deps.config.sessionTtlMinutes * 60_000;
@@ -44,7 +44,7 @@ export async function startSession(deps: Deps, userId: string): Promise<{ token:
 }
 
 /** The principal of a valid, live session token; undefined for anything else. */
-export async function sessionFromToken(deps: Deps, token: string): Promise<SessionPrincipal | undefined> {
+export async function sessionFromToken(deps: Core, token: string): Promise<SessionPrincipal | undefined> {
   if (token.length > 4096) return undefined;
   const now = deps.clock.now();
   const verified = await jwtVerify(token, await keyOf(deps), {
@@ -60,10 +60,10 @@ export async function sessionFromToken(deps: Deps, token: string): Promise<Sessi
 }
 
 /** The CSRF token of a session: bound to it, so it cannot be chosen by the client. */
-export const csrfTokenFor = (deps: Deps, sessionId: string) =>
+export const csrfTokenFor = (deps: Core, sessionId: string) =>
   createHmac('sha256', deps.config.jwtSecret).update(`csrf:${sessionId}`).digest('base64url');
 
-export function csrfMatches(deps: Deps, sessionId: string, presented: string): boolean {
+export function csrfMatches(deps: Core, sessionId: string, presented: string): boolean {
   const expected = Buffer.from(csrfTokenFor(deps, sessionId));
   const given = Buffer.from(presented);
   return given.length === expected.length && timingSafeEqual(given, expected);

@@ -1,6 +1,6 @@
 // First run: GET /api/setup/status, POST /api/setup/admin (only while no user exists).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -10,7 +10,7 @@ import { countUsers } from '../users/user.repo.ts';
 
 const setupBody = bodyOf<{ accountName: string; username: string; password: string }>('setup-admin.json');
 
-export function setupRouter(deps: Deps): Router<AppState> {
+export function setupRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/setup', sensitive: true });
   router.get('/status', async (ctx) => {
     ctx.body = { needsSetup: (await countUsers(deps.db)) === 0 };

@@ -1,12 +1,13 @@
 // GET /api/servers/:serverId/bans/active: the bans in force on the server, for its agent (ingest
 // token), with an ETag: `If-None-Match` with the current tag answers 304.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { IngestTokenDeps } from '../ingest/ingest-token.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppState } from '../http/context.ts';
 import { admitServerAgent } from '../ingest/ingest-admission.ts';
 import { activeBansOf } from './active-bans.ts';
 
-export function activeBansRouter(deps: Deps): Router<AppState> {
+export function activeBansRouter(deps: ServerOwnerDeps & IngestTokenDeps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
 
   router.get('/api/servers/:serverId/bans/active', async (ctx) => {

@@ -1,7 +1,7 @@
 // /api/bans: search and read (bans.manage, or servers.read: viewers read), create, change, lift
 // (DELETE) and import by shareable id (bans.manage).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { BanDeps } from './bans.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -45,7 +45,7 @@ export async function conflictsAs409<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** 403 unless the role grants one of the permissions (reading: managers, or anyone who may read servers). */
-export function bansRouter(deps: Deps): Router<AppState> {
+export function bansRouter(deps: BanDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/bans', sensitive: true });
   router.use(authenticate(deps));
   const read = requireAnyPermission('bans.manage', 'servers.read');

@@ -2,7 +2,9 @@
 // every server of the account; each change is audited in the same transaction and asks for the
 // account's ban files to be synced. A ban naming a Steam64 whose DayZ ID is still a player of its
 // own merges that player into the Steam64 (docs/api.md, Player ids).
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -15,6 +17,7 @@ import { wakeAgents } from '../commands/agent-waits.ts';
 import type { RequestedBy } from '../commands/command.ts';
 import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan, updateBan } from './ban.repo.ts';
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
+import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
 
 /** Who did it, as the audit log names them. */
 export interface Actor {
@@ -67,11 +70,14 @@ interface PlacedBan {
 
 const requesterOf = (actor: Actor): RequestedBy => ({ type: actor.type === 'store' ? 'system' : actor.type, id: actor.id, name: actor.name });
 
+/** What placing a ban uses: the score it changes, the server reads it drops, the agents it wakes. */
+export type BanDeps = TrustDeps & ServerReadDeps & AgentWaitsHeld;
+
 /**
  * Inserts a ban unless the player already has one in force; audited; the account's files are asked
  * to sync and its servers' agents to kick the player.
  */
-async function placeBan(deps: Deps, accountId: string, ban: PlacedBan, actor: Actor, action: string): Promise<BanRecord> {
+async function placeBan(deps: BanDeps, accountId: string, ban: PlacedBan, actor: Actor, action: string): Promise<BanRecord> {
   const nowIso = iso(deps.clock.now());
   const platformId = await canonicalPlatformId(deps.db, ban.platformId);
   const record = await inTransaction(deps.db, async (tx) => {
@@ -95,7 +101,7 @@ async function placeBan(deps: Deps, accountId: string, ban: PlacedBan, actor: Ac
 }
 
 /** The Steam64's DayZ ID, if still a player of its own, is merged into it (after the ban committed). */
-export async function mergeOrphanDayzId(deps: Deps, steam64: string, actor: Actor): Promise<void> {
+export async function mergeOrphanDayzId(deps: TrustDeps & ServerReadDeps, steam64: string, actor: Actor): Promise<void> {
   const dayzId = dayzIdOf(steam64);
   if ((await existingPlayers(deps.db, [dayzId])).size === 0) return;
   try {
@@ -106,13 +112,13 @@ export async function mergeOrphanDayzId(deps: Deps, steam64: string, actor: Acto
   }
 }
 
-export async function createBan(deps: Deps, accountId: string, input: BanInput, actor: Actor): Promise<BanRecord> {
+export async function createBan(deps: BanDeps, accountId: string, input: BanInput, actor: Actor): Promise<BanRecord> {
   const expiresAt = expiryOf(input, deps.clock.now()) ?? null;
   return placeBan(deps, accountId, { ...input, expiresAt, source: 'manual' }, actor, 'ban.create');
 }
 
 /** Copies another community's ban by its id (source `import`); undefined when no ban in force has that id. */
-export async function importBan(deps: Deps, accountId: string, banId: string, actor: Actor): Promise<BanRecord | undefined> {
+export async function importBan(deps: BanDeps, accountId: string, banId: string, actor: Actor): Promise<BanRecord | undefined> {
   const shared = await findSharedBan(deps.db, banId);
   const nowMs = deps.clock.now();
   if (!shared || shared.liftedAt !== null || (shared.expiresAt !== null && Date.parse(shared.expiresAt) <= nowMs)) return undefined;
@@ -130,7 +136,7 @@ export interface BanPatch {
 }
 
 /** Changes a ban that is not lifted; undefined when the account has none of that id. */
-export async function changeBan(deps: Deps, accountId: string, banId: string, patch: BanPatch, actor: Actor): Promise<BanRecord | undefined> {
+export async function changeBan(deps: Core, accountId: string, banId: string, patch: BanPatch, actor: Actor): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   const change: BanChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -150,7 +156,7 @@ export async function changeBan(deps: Deps, accountId: string, banId: string, pa
 }
 
 /** Lifts a ban (kept in history); undefined when unknown, a BanConflict when lifted before. */
-export async function removeBan(deps: Deps, accountId: string, banId: string, actor: Actor): Promise<BanRecord | undefined> {
+export async function removeBan(deps: Core, accountId: string, banId: string, actor: Actor): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   return inTransaction(deps.db, async (tx) => {
     const existing = await findBan(tx, accountId, banId);

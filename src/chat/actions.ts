@@ -1,8 +1,9 @@
 // What the chat bot can do. Each action names the permission it needs and runs through the same
 // functions as the controller's own routes (the call's principal is the chat user, so their audit
 // entries name it); its result carries a short `text` a bot can print as it is, beside the data.
-import type { Deps } from '../deps.ts';
 import type { AppContext } from '../http/context.ts';
+import type { ServerDeps } from '../servers/server.ts';
+import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
 import type { Permission } from '../auth/permissions.ts';
 import { ownedServerStatusBody } from '../data-api/servers.ts';
 import { onlinePage } from '../data-api/online.ts';
@@ -16,9 +17,10 @@ import { defaultRestartDelaySeconds } from '../commands/command.ts';
 import { trustLookup } from '../trust/lookup.ts';
 import { findTrustPlayer, linkChatUser } from '../trust/player.repo.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 
 export interface ChatCall {
-  deps: Deps;
+  deps: TrustDeps & ServerDeps & AgentWaitsHeld;
   ctx: AppContext;
   accountId: string;
   /** The server the call names (actions that need one only). */

@@ -1,7 +1,7 @@
 // /api/chat/bots and /api/chat/settings (users.manage): a community's chat bots, their secrets
 // shown once at creation and rotation, and whether the community refuses unsigned chat calls.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -19,7 +19,7 @@ const botIdOf = (ctx: AppContext) => {
   return id;
 };
 
-export function chatBotsRouter(deps: Deps): Router<AppState> {
+export function chatBotsRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/chat', sensitive: true });
   router.use(authenticate(deps), requirePermission('users.manage'));
 

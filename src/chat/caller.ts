@@ -5,7 +5,6 @@
 // of its serverId, else the operator's, as the built-in chat-bot role, unless that account (or the
 // operator, for the whole service) refuses unsigned calls. Every refusal is audited in the account
 // the call would have acted in.
-import type { Deps } from '../deps.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { isUuid } from '../http/uuid.ts';
@@ -18,6 +17,7 @@ import { findBot, requiresSignature } from './bots.repo.ts';
 import { claimChatSignature } from './replay.store.ts';
 import type { ChatRole } from './roles-file.ts';
 import { checkChatSignature } from './signature.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 
 export interface ChatBody {
   action: string;
@@ -38,7 +38,7 @@ export interface Caller {
 export const unverifiedActor = 'Chat Bot (unverified)';
 
 /** The call's account and whether it is signed; a 403 (audited) for a call refused, a 404 for a server of another account. */
-export async function callerOf(deps: Deps, ctx: AppContext, body: ChatBody): Promise<Caller> {
+export async function callerOf(deps: ServerOwnerDeps, ctx: AppContext, body: ChatBody): Promise<Caller> {
   if (body.serverId !== undefined && !isUuid(body.serverId)) throw notFound('server');
   const serverId = body.serverId?.toLowerCase();
   const serverAccount = serverId ? await liveServerOwner(deps, serverId) : undefined;

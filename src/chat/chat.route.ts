@@ -4,7 +4,8 @@
 // Actions about one server need its serverId, which must be a server of the call's account; bans,
 // queue, trust.lookup and link act account-wide (or network-wide) without one.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { BanDeps } from '../bans/bans.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -19,7 +20,7 @@ import type { ChatRole } from './roles-file.ts';
 
 const actionBody = bodyOf<ChatBody>('chat-action.json');
 
-export function chatActionRouter(deps: Deps): Router<AppState> {
+export function chatActionRouter(deps: ServerOwnerDeps & BanDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/chat', sensitive: true });
   router.post('/action', jsonBody, async (ctx) => {
     const body = actionBody(ctx);

@@ -8,7 +8,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import writeFileAtomic from 'write-file-atomic';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { roles } from '../auth/permissions.ts';
 import type { Role } from '../auth/permissions.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,9 +19,9 @@ export const chatRoles: readonly ChatRole[] = [...roles, 'chat-bot'];
 
 const cache = new Map<string, { mtimeMs: number; size: number; roles: Record<string, ChatRole> }>();
 
-const fileOf = (deps: Deps, accountId: string) => join(resolve(deps.config.chat.rolesDir), `${accountId}.json`);
+const fileOf = (deps: Core, accountId: string) => join(resolve(deps.config.chat.rolesDir), `${accountId}.json`);
 
-function parseRoles(deps: Deps, file: string, text: string): Record<string, ChatRole> {
+function parseRoles(deps: Core, file: string, text: string): Record<string, ChatRole> {
   try {
     const parsed = JSON.parse(text) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
@@ -35,7 +35,7 @@ function parseRoles(deps: Deps, file: string, text: string): Record<string, Chat
 }
 
 /** The account's mappings as the file holds them now. */
-export async function chatRoleMappings(deps: Deps, accountId: string): Promise<Record<string, ChatRole>> {
+export async function chatRoleMappings(deps: Core, accountId: string): Promise<Record<string, ChatRole>> {
   const file = fileOf(deps, accountId);
   const info = await stat(file).catch(() => undefined);
   if (!info) return {};
@@ -46,7 +46,7 @@ export async function chatRoleMappings(deps: Deps, accountId: string): Promise<R
   return roles;
 }
 
-export async function chatRoleOf(deps: Deps, accountId: string, chatUserId: string): Promise<ChatRole> {
+export async function chatRoleOf(deps: Core, accountId: string, chatUserId: string): Promise<ChatRole> {
   return (await chatRoleMappings(deps, accountId))[chatUserId] ?? 'chat-bot';
 }
 
@@ -54,7 +54,7 @@ export async function chatRoleOf(deps: Deps, accountId: string, chatUserId: stri
  * Sets (or, with null, removes) a mapping; returns the role it had before, or undefined. Waits up
  * to 5 s for another process's change of the same file.
  */
-export async function setChatRole(deps: Deps, accountId: string, chatUserId: string, role: ChatRole | null): Promise<ChatRole | undefined> {
+export async function setChatRole(deps: Core, accountId: string, chatUserId: string, role: ChatRole | null): Promise<ChatRole | undefined> {
   const file = fileOf(deps, accountId);
   for (let waitedMs = 0; waitedMs < 5000; waitedMs += 50) {
     const done = await withJobLock(deps.redis, `chat-roles:${accountId}`, 10_000, async () => {

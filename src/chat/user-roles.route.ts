@@ -1,7 +1,7 @@
 // /api/chat/user-roles (users.manage): which role each chat user of the account acts with when the
 // bot's call is signed; a chat user without a mapping has the built-in chat-bot role.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -20,7 +20,7 @@ const chatUserIdOf = (ctx: AppContext) => {
   return id;
 };
 
-export function chatUserRolesRouter(deps: Deps): Router<AppState> {
+export function chatUserRolesRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/chat/user-roles', sensitive: true });
   router.use(authenticate(deps), requirePermission('users.manage'));
 

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { insertAccount, listAccounts } from '../accounts/account.repo.ts';
 import { listApiKeys } from '../accounts/api-key.repo.ts';
 import { mintApiKey, revokeApiKey } from '../accounts/api-key.ts';
-import type { ApiKeyTier } from '../accounts/api-key.ts';
+import type { ApiKeyTier } from '../accounts/api-key.repo.ts';
 import { isOnline, registerServer, revokeServer, rotateIngestToken } from '../servers/server.ts';
 import { listManagedServers } from '../servers/server.repo.ts';
 import { checkedFilePaths } from '../servers/file-paths.ts';

@@ -2,10 +2,10 @@
 // command made in any process is published on one Redis channel that every process follows, and
 // wakes the polls of its server here. A wake-up lost (Redis down, a subscriber reconnecting) costs
 // at most one poll's wait: the next poll finds the command in PostgreSQL.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 
 const channel = 'commands:wake';
-export const agentWakeChannel = (deps: Pick<Deps, 'config'>) => `${deps.config.redisPrefix}${channel}`;
+export const agentWakeChannel = (deps: Pick<Core, 'config'>) => `${deps.config.redisPrefix}${channel}`;
 
 export class AgentWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
@@ -62,7 +62,7 @@ export class AgentWaits {
  * Wakes the servers' polls here and in every other process. Failure policy: the commands are
  * stored; a wake-up Redis cannot take reaches the other processes' agents at their next poll.
  */
-export async function wakeAgents(deps: Deps, serverIds: string[]): Promise<void> {
+export async function wakeAgents(deps: Core & AgentWaitsHeld, serverIds: string[]): Promise<void> {
   if (serverIds.length === 0) return;
   deps.agentWaits.wake(serverIds);
   await deps.redis.publish(agentWakeChannel(deps), serverIds.join(',')).catch((err: unknown) => {
@@ -71,6 +71,11 @@ export async function wakeAgents(deps: Deps, serverIds: string[]): Promise<void>
 }
 
 /** A wake-up published by a process (itself included: its own polls were woken already, a second wake finds none). */
-export function onAgentWake(deps: Deps, message: string): void {
+export function onAgentWake(deps: Core & AgentWaitsHeld, message: string): void {
   deps.agentWaits.wake(message.split(',').filter((id) => id.length === 36));
+}
+
+/** The waits of this process. */
+export interface AgentWaitsHeld {
+  agentWaits: AgentWaits;
 }

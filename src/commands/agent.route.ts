@@ -2,7 +2,8 @@
 // long poll that hands it its commands (200 with them, oldest first, or 204 when none came within
 // `wait` seconds), and the result of each (done or failed, with what happened).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { IngestTokenDeps } from '../ingest/ingest-token.ts';
+import type { AgentWaitsHeld } from './agent-waits.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -12,11 +13,12 @@ import { admitServerAgent } from '../ingest/ingest-admission.ts';
 import { liveServerOwner } from '../servers/server.ts';
 import { commandView } from './command.ts';
 import { recordResult, takeCommands } from './commands.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 
 const waitQuery = queryParser<{ wait: number }>('query-command-wait.json');
 const resultBody = bodyOf<{ status: 'done' | 'failed'; detail?: string }>('command-result.json');
 
-export function agentCommandsRouter(deps: Deps): Router<AppState> {
+export function agentCommandsRouter(deps: ServerOwnerDeps & AgentWaitsHeld & IngestTokenDeps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
 
   router.get('/api/servers/:serverId/commands/next', async (ctx) => {

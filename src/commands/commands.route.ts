@@ -2,7 +2,8 @@
 // delay and a message), a message to every player, a kick. Each answers 202 with the command,
 // which the agent carries out on the game host; its history is read with servers.read.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
+import type { AgentWaitsHeld } from './agent-waits.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -21,7 +22,7 @@ const messageBody = bodyOf<{ text: string }>('server-message.json');
 const kickBody = bodyOf<{ platformId: string; reason?: string }>('server-kick.json');
 const pageQuery = queryParser<{ before?: string; limit: number }>('query-commands.json');
 
-export function commandsRouter(deps: Deps): Router<AppState> {
+export function commandsRouter(deps: AgentWaitsHeld & ServerOwnerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps));
   const control = requirePermission('servers.control');

@@ -2,7 +2,7 @@
 // schedule) with its audit entry in one transaction, the server's waiting polls woken; handed to the
 // agent's long poll; its answer recorded; expired when untaken or unanswered in time. The service
 // itself never acts on a game host: the agent its owner runs does.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext } from '../http/context.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
@@ -14,6 +14,7 @@ import { expireCommands, findCommand, finishCommand, handCommands, insertCommand
 import { banKickReason, notPresentDetail } from './command.ts';
 import type { CommandKind, CommandParams, CommandRecord, NewCommand, RequestedBy } from './command.ts';
 import { wakeAgents } from './agent-waits.ts';
+import type { AgentWaitsHeld } from './agent-waits.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Commands one poll hands at most (the rest wait for the next). */
@@ -26,7 +27,7 @@ export function requesterOf(ctx: AppContext): RequestedBy {
 }
 
 /** A command an admin (or a chat user through the bot) asked for; audited as `server.<kind>`. */
-export async function requestCommand(deps: Deps, ctx: AppContext, serverId: string, kind: CommandKind, params: CommandParams): Promise<CommandRecord> {
+export async function requestCommand(deps: Core & AgentWaitsHeld, ctx: AppContext, serverId: string, kind: CommandKind, params: CommandParams): Promise<CommandRecord> {
   const nowIso = iso(deps.clock.now());
   const command: NewCommand = { serverId, accountId: principalOf(ctx).accountId, kind, params, requestedBy: requesterOf(ctx) };
   const created = await inTransaction(deps.db, async (tx) => {
@@ -53,7 +54,7 @@ export async function queueBanKicks(tx: Queryable, accountId: string, platformId
  * The agent's long poll: the server's waiting commands, now sent; when there are none, waits up to
  * `waitMs` for one (ended early when the agent hangs up). Empty when none came.
  */
-export async function takeCommands(deps: Deps, serverId: string, waitMs: number, signal: AbortSignal): Promise<CommandRecord[]> {
+export async function takeCommands(deps: Core & AgentWaitsHeld, serverId: string, waitMs: number, signal: AbortSignal): Promise<CommandRecord[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     // Registered before looking, so a command made meanwhile wakes this wait.
@@ -71,7 +72,7 @@ export async function takeCommands(deps: Deps, serverId: string, waitMs: number,
 export type ResultOutcome = { record: CommandRecord } | { conflict: string } | undefined;
 
 /** Records the agent's answer; an answer repeated (a retried request) is taken again as it was. */
-export async function recordResult(deps: Deps, accountId: string, serverId: string, commandId: string, status: 'done' | 'failed', detail: string | null): Promise<ResultOutcome> {
+export async function recordResult(deps: Core, accountId: string, serverId: string, commandId: string, status: 'done' | 'failed', detail: string | null): Promise<ResultOutcome> {
   const nowIso = iso(deps.clock.now());
   const finished = await inTransaction(deps.db, async (tx) => {
     const record = await finishCommand(tx, serverId, commandId, status, detail, nowIso);
@@ -86,7 +87,7 @@ export async function recordResult(deps: Deps, accountId: string, serverId: stri
 }
 
 /** Worker job: commands untaken or unanswered past their time are expired and audited. */
-export async function expireServerCommands(deps: Deps): Promise<{ expired: number } | undefined> {
+export async function expireServerCommands(deps: Core): Promise<{ expired: number } | undefined> {
   const nowIso = iso(deps.clock.now());
   const expired = await inTransaction(deps.db, async (tx) => {
     const records = await expireCommands(tx, nowIso);

@@ -1,7 +1,7 @@
 // /api/servers/:id/restart-schedule: a server's scheduled restarts (read with servers.read; set
 // and removed with servers.control). The worker queues each restart from its warning time on.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -13,7 +13,7 @@ import { removeRestartSchedule, scheduleView, setRestartSchedule } from './resta
 
 const scheduleBody = bodyOf<Omit<RestartSchedule, 'message'> & { message?: string | null }>('restart-schedule-set.json');
 
-export function restartScheduleRouter(deps: Deps): Router<AppState> {
+export function restartScheduleRouter(deps: ServerOwnerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps));
   const control = requirePermission('servers.control');

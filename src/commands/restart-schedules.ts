@@ -1,6 +1,6 @@
 // Restart schedules end to end: set by admins (audited), and the worker's job that queues each
 // scheduled restart from its warning time on, as the service (`system`), once per shutdown time.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { inTransaction } from '../store/db.ts';
@@ -13,6 +13,7 @@ import { isTimeZone, nextShutdownAfter, scheduleStep } from './restart-schedule.
 import type { RestartSchedule } from './restart-schedule.ts';
 import { deleteSchedule, dueSchedules, saveSchedule, setNextAt } from './restart-schedule.repo.ts';
 import type { StoredSchedule } from './restart-schedule.repo.ts';
+import type { AgentWaitsHeld } from './agent-waits.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -20,7 +21,7 @@ export const scheduleView = (s: StoredSchedule) => ({
   enabled: s.enabled, timeZone: s.timeZone, times: [...s.times].sort(), warningSeconds: s.warningSeconds, message: s.message, nextAt: s.nextAt, updatedAt: s.updatedAt,
 });
 
-export async function setRestartSchedule(deps: Deps, ctx: AppContext, serverId: string, schedule: RestartSchedule): Promise<StoredSchedule> {
+export async function setRestartSchedule(deps: Core, ctx: AppContext, serverId: string, schedule: RestartSchedule): Promise<StoredSchedule> {
   if (!isTimeZone(schedule.timeZone)) throw badRequest(`body.timeZone "${schedule.timeZone}" is no IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
   const nowMs = deps.clock.now();
   const nextAt = schedule.enabled ? iso(nextShutdownAfter(schedule, nowMs)) : null;
@@ -31,7 +32,7 @@ export async function setRestartSchedule(deps: Deps, ctx: AppContext, serverId: 
   });
 }
 
-export async function removeRestartSchedule(deps: Deps, ctx: AppContext, serverId: string): Promise<boolean> {
+export async function removeRestartSchedule(deps: Core, ctx: AppContext, serverId: string): Promise<boolean> {
   return inTransaction(deps.db, async (tx) => {
     const removed = await deleteSchedule(tx, serverId);
     if (removed) await auditAction(deps, ctx, { action: 'server.restart-schedule.remove', target: { type: 'server', id: serverId } }, tx);
@@ -40,7 +41,7 @@ export async function removeRestartSchedule(deps: Deps, ctx: AppContext, serverI
 }
 
 /** Worker job: queues the scheduled restarts whose warning time has come; moves each schedule on. */
-export async function queueScheduledRestarts(deps: Deps): Promise<{ queued: number; skipped: number } | undefined> {
+export async function queueScheduledRestarts(deps: Core & AgentWaitsHeld): Promise<{ queued: number; skipped: number } | undefined> {
   const nowMs = deps.clock.now();
   const woken: string[] = [];
   let skipped = 0;

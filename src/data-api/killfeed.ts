@@ -2,22 +2,23 @@
 // page's last kill is an exact cursor: paging never skips or repeats a kill. The newest page (no
 // cursor) is what pollers ask for again and again: it is rendered once and kept in the server's
 // page cache, which every ingested batch drops.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { badRequest } from '../http/errors.ts';
 import { cachedPage, pageGeneration, storePage } from '../stats/stats.store.ts';
 import { readThrough } from '../stats/server-reads.ts';
 import { hasKillSince, killsBefore } from './kills.repo.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 
 const pageTtlMs = 60_000;
 
-async function renderPage(deps: Deps, serverId: string, before: string, limit: number): Promise<string> {
+async function renderPage(deps: Core, serverId: string, before: string, limit: number): Promise<string> {
   const rows = await killsBefore(deps.db, serverId, before, limit + 1);
   const kills = rows.slice(0, limit);
   return JSON.stringify({ kills, nextCursor: rows.length > limit ? kills.at(-1)!.ts : null });
 }
 
 /** The page as JSON text, ready to send. */
-export async function killfeedPage(deps: Deps, serverId: string, before: string | undefined, limit: number): Promise<string> {
+export async function killfeedPage(deps: Core & ServerReadDeps, serverId: string, before: string | undefined, limit: number): Promise<string> {
   if (before !== undefined) {
     return renderPage(deps, serverId, before, limit).catch((err: unknown) => {
       // A date-time the schema admits but PostgreSQL cannot read (year 0000, a UTC offset beyond

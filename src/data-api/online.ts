@@ -2,8 +2,8 @@
 // in the server's page cache (which every ingested batch drops). The list also changes with time
 // alone (a player leaves the 90 s window without any event), so the page carries the moment its
 // longest-idle player drops out, and is rendered anew from then on.
-import type { Deps } from '../deps.ts';
 import { cachedPage, onlinePlayers, pageGeneration, storePage } from '../stats/stats.store.ts';
+import type { ServerDeps } from '../servers/server.ts';
 import { forgetServerRead, readThrough } from '../stats/server-reads.ts';
 import { onlineWindowMs } from '../stats/totals.ts';
 import { refuseWhileRebuilding } from './rebuilding.ts';
@@ -21,7 +21,7 @@ const parse = (stored: string) => {
 };
 
 /** The page as JSON bytes, ready to send. */
-export async function onlinePage(deps: Deps, serverId: string): Promise<Buffer> {
+export async function onlinePage(deps: ServerDeps, serverId: string): Promise<Buffer> {
   const now = deps.clock.now();
   const page = await readThrough(deps, serverId, field, async () => {
     const stored = await cachedPage(deps.redis, serverId, field);

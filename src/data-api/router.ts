@@ -1,6 +1,8 @@
 // The Data API under /api/v1/data: read-only, scoped to the API key's account.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { LeaseDeps } from '../http/rate-leases.ts';
+import type { ApiKeyDeps } from '../accounts/api-key.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { queryParser } from '../http/schemas.ts';
@@ -17,7 +19,7 @@ const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; off
 const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.json');
 const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
 
-export function dataApiRouter(deps: Deps): Router<AppState> {
+export function dataApiRouter(deps: ServerOwnerDeps & ApiKeyDeps & LeaseDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/v1/data', sensitive: true });
   router.use(dataApiAccess(deps));
 

@@ -1,8 +1,9 @@
 // Server list and server status as the Data API shows them.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { listServerRecords } from '../servers/server.repo.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { isOnline, serverRecord } from '../servers/server.ts';
+import type { ServerDeps } from '../servers/server.ts';
 
 const serverSummary = (r: ServerRecord, online: boolean) => ({
   id: r.id,
@@ -21,7 +22,7 @@ const serverStatus = (r: ServerRecord, online: boolean) => ({
   metricsAt: r.metricsAt,
 });
 
-export async function accountServers(deps: Deps, accountId: string) {
+export async function accountServers(deps: Core, accountId: string) {
   const now = deps.clock.now();
   return (await listServerRecords(deps.db, accountId)).map((r) => serverSummary(r, isOnline(r, now)));
 }
@@ -33,7 +34,7 @@ export async function accountServers(deps: Deps, accountId: string) {
 const renderedStatus = new WeakMap<ServerRecord, { offline: string; online: string }>();
 
 /** The status of a live server of the account as JSON text, or undefined (unknown, revoked or not its own). */
-export async function ownedServerStatusBody(deps: Deps, accountId: string, serverId: string): Promise<string | undefined> {
+export async function ownedServerStatusBody(deps: ServerDeps, accountId: string, serverId: string): Promise<string | undefined> {
   const record = await serverRecord(deps, serverId);
   if (!record || record.revoked || record.accountId !== accountId) return undefined;
   let bodies = renderedStatus.get(record);

@@ -2,7 +2,7 @@
 // PostgreSQL. Each server is rebuilt under its ingest lock, so no batch commits half-way through;
 // the rebuild tags what it writes with the version it read, so a batch write still in flight from
 // before is a no-op when it lands.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
 import { lockServer } from '../ingest/ingest.repo.ts';
 import { findServerRecord, listAllServerIds } from '../servers/server.repo.ts';
@@ -11,6 +11,7 @@ import { beginServerRebuild, writeServerState } from '../stats/stats.store.ts';
 import { onlineWindowMs } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { dropServerReads } from '../stats/server-reads.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 
 const chunk = 2000;
 
@@ -26,7 +27,7 @@ export class RebuildSuperseded extends Error {
   }
 }
 
-export async function rebuildServer(deps: Deps, serverId: string): Promise<number> {
+export async function rebuildServer(deps: Core & ServerReadDeps, serverId: string): Promise<number> {
   return inTransaction(deps.db, async (tx) => {
     await lockServer(tx, serverId);
     const record = await findServerRecord(tx, serverId);
@@ -52,7 +53,7 @@ export async function rebuildServer(deps: Deps, serverId: string): Promise<numbe
   });
 }
 
-export async function rebuildDerivedState(deps: Deps): Promise<{ servers: number; players: number }> {
+export async function rebuildDerivedState(deps: Core & ServerReadDeps): Promise<{ servers: number; players: number }> {
   const serverIds = await listAllServerIds(deps.db);
   let players = 0;
   for (const serverId of serverIds) {

@@ -4,7 +4,8 @@
 // applied version behind. This job compares the two for every server: a server whose state is gone
 // is rebuilt at once, one that lags is rebuilt once it has lagged for longer than the grace period
 // (a write can be in flight for up to Redis' command timeout).
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 import { listServerVersions } from '../servers/server.repo.ts';
 import { appliedVersion } from '../stats/stats.store.ts';
 import { laggingServersKey } from '../store/keys.ts';
@@ -20,7 +21,7 @@ export interface ReconcileResult {
   rebuilt: string[];
 }
 
-export async function reconcileDerivedState(deps: Deps): Promise<ReconcileResult> {
+export async function reconcileDerivedState(deps: Core & ServerReadDeps): Promise<ReconcileResult> {
   const now = deps.clock.now();
   const servers = await listServerVersions(deps.db);
   const applied = await Promise.all(servers.map((s) => appliedVersion(deps.redis, s.id)));

@@ -2,7 +2,7 @@
 // together (sync-write.ts), yet no server waits long on another: a server whose file was read waits
 // for its account's other files at most `graceMs`, then syncs with those read by then. A file read
 // late, or refused, joins or leaves later; a stalled read holds up nobody.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { syncAccountBans } from './sync-write.ts';
 import type { ReadFile, SyncOutcome } from './sync-write.ts';
 
@@ -24,7 +24,7 @@ export class BanBatches {
   private readonly accounts = new Map<string, Account>();
 
   /** `accountIds`: the account of each ban file this round syncs (one entry per file). */
-  constructor(private readonly deps: Deps, accountIds: string[], private readonly graceMs = 200) {
+  constructor(private readonly deps: Core, accountIds: string[], private readonly graceMs = 200) {
     for (const id of accountIds) {
       const account = this.accounts.get(id) ?? { unread: 0, waiting: [], running: false, timer: undefined };
       account.unread += 1;

@@ -2,7 +2,7 @@
 // entries are deleted and leave the priority files of their servers. Only the files concerned are
 // re-synced. The deletions and the sync requests they need commit together, so a sync that fails
 // (or a worker killed in between) is retried by the request drain, never lost.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
 import { deleteExpiredEntries } from '../queue/queue.repo.ts';
@@ -19,7 +19,7 @@ export interface ExpiryResult {
   filesSynced: number;
 }
 
-async function expireQueueEntries(deps: Deps, nowIso: string): Promise<number> {
+async function expireQueueEntries(deps: Core, nowIso: string): Promise<number> {
   let total = 0;
   for (;;) {
     const expired = await inTransaction(deps.db, async (tx) => {
@@ -42,7 +42,7 @@ async function expireQueueEntries(deps: Deps, nowIso: string): Promise<number> {
   }
 }
 
-export async function expireGameFileEntries(deps: Deps): Promise<ExpiryResult | undefined> {
+export async function expireGameFileEntries(deps: Core): Promise<ExpiryResult | undefined> {
   const nowIso = new Date(deps.clock.now()).toISOString();
   const expiredEntries = await expireQueueEntries(deps, nowIso);
   const banServers = await serversWithExpiredBans(deps.db, nowIso);

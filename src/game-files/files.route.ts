@@ -2,13 +2,14 @@
 // its rendered files with its ingest token (its agent writes them beside the game, docs/agent.md).
 // Counted against the ingest rate of the server's token, like its event batches.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { IngestTokenDeps } from '../ingest/ingest-token.ts';
+import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { admitServerAgent } from '../ingest/ingest-admission.ts';
 import { defaultLineEnding } from './ban-file.ts';
 import { renderBanFile, renderPriorityFile } from './render.ts';
 
-export function gameFilesRouter(deps: Deps): Router<AppState> {
+export function gameFilesRouter(deps: ServerOwnerDeps & IngestTokenDeps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   const nowIso = () => new Date(deps.clock.now()).toISOString();
   const send = (ctx: AppContext, content: Buffer) => {

@@ -5,7 +5,7 @@
 // failure in a row is audited, so a refused path shows in the account's audit log, not only in the
 // worker's log.
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
 import { jobLockKey } from '../store/keys.ts';
 import { deleteRequest, dueRequestsOf, markFailed, pendingRequests } from './sync-requests.repo.ts';
@@ -15,12 +15,12 @@ import type { Failure, SyncOutcome } from './sync.ts';
 
 const batch = 500;
 /** How long a server's lock lasts: past any sync's time limits, so it frees a server whose worker died. */
-const lockMs = (deps: Deps) => 3 * deps.config.gameFileSyncTimeoutMs + 30_000;
+const lockMs = (deps: Core) => 3 * deps.config.gameFileSyncTimeoutMs + 30_000;
 
 const lockKey = (serverId: string) => jobLockKey(`game-files:${serverId}`);
 
 /** Takes the free locks of these servers; returns the token of each taken. */
-async function lockServers(deps: Deps, serverIds: string[]): Promise<Map<string, string>> {
+async function lockServers(deps: Core, serverIds: string[]): Promise<Map<string, string>> {
   const taken = new Map<string, string>();
   await Promise.all(serverIds.map(async (serverId) => {
     const token = randomUUID();
@@ -29,7 +29,7 @@ async function lockServers(deps: Deps, serverIds: string[]): Promise<Map<string,
   return taken;
 }
 
-async function auditFirstFailure(deps: Deps, request: SyncRequest, f: Failure, nowIso: string): Promise<void> {
+async function auditFirstFailure(deps: Core, request: SyncRequest, f: Failure, nowIso: string): Promise<void> {
   await insertAudit(deps.db, {
     accountId: f.accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'worker', action: 'files.sync-failed',
     targetType: 'server', targetId: request.serverId, ip: null,
@@ -37,7 +37,7 @@ async function auditFirstFailure(deps: Deps, request: SyncRequest, f: Failure, n
   });
 }
 
-export async function drainSyncRequests(deps: Deps): Promise<{ synced: SyncOutcome[]; failed: number } | undefined> {
+export async function drainSyncRequests(deps: Core): Promise<{ synced: SyncOutcome[]; failed: number } | undefined> {
   const nowIso = new Date(deps.clock.now()).toISOString();
   const pending = await pendingRequests(deps.db, nowIso, batch);
   if (pending.length === 0) return undefined;

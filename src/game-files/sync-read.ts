@@ -3,7 +3,7 @@
 // inside GAME_FILES_DIR through real folders only, a regular file or nothing, at most 8 MiB, and
 // named by no other live server (two servers never write one file). Without GAME_FILES_DIR no
 // file on this host is read or written at all.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { liveServerFilePaths } from '../servers/server.repo.ts';
 import { removeStaleTemps } from './atomic-write.ts';
 import { defaultLineEnding, lineEndingOf } from './ban-file.ts';
@@ -28,7 +28,7 @@ export const pathOf = (target: SyncTarget, kind: FileKind) => (kind === 'bans' ?
 const nothing = (off: boolean): OnDisk => ({ file: null, off, content: undefined, eol: defaultLineEnding });
 
 /** How many files of live servers (ban and priority files alike) each file key names. */
-export async function filesInUse(deps: Deps, root: string): Promise<Map<string, number>> {
+export async function filesInUse(deps: Core, root: string): Promise<Map<string, number>> {
   const uses = new Map<string, number>();
   for (const path of await liveServerFilePaths(deps.db)) {
     const key = fileKey(path, root);
@@ -40,7 +40,7 @@ export async function filesInUse(deps: Deps, root: string): Promise<Map<string, 
 // Said once per process and file, not at every sync: the operator chose this.
 const saidOff = new Set<string>();
 
-function sayOff(deps: Deps, target: SyncTarget, kind: FileKind, path: string): void {
+function sayOff(deps: Core, target: SyncTarget, kind: FileKind, path: string): void {
   const key = `${target.id}:${kind}`;
   if (saidOff.has(key)) return;
   saidOff.add(key);
@@ -49,7 +49,7 @@ function sayOff(deps: Deps, target: SyncTarget, kind: FileKind, path: string): v
 }
 
 /** Reads the server's file of this kind (throws HostFileRefused for a path the rules refuse). */
-export async function readServerFile(deps: Deps, target: SyncTarget, kind: FileKind, inUse: () => Promise<Map<string, number>>): Promise<OnDisk> {
+export async function readServerFile(deps: Core, target: SyncTarget, kind: FileKind, inUse: () => Promise<Map<string, number>>): Promise<OnDisk> {
   const stored = pathOf(target, kind);
   if (!stored) return nothing(false);
   const root = deps.config.gameFilesDir;

@@ -4,7 +4,7 @@
 // rendered and recorded once for the servers of an account synced together; their files are
 // written side by side, so one slow file holds up no other.
 import { createHash } from 'node:crypto';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -48,7 +48,7 @@ const sha256 = (content: Buffer) => createHash('sha256').update(content).digest(
 const recordedPath = (disk: OnDisk, last: LastSync | undefined) => disk.file?.path ?? (disk.off ? last?.path ?? null : null);
 
 /** Imports a file's hand-written entries when the service has never synced that file. */
-async function importOnFirstSync(deps: Deps, tx: DbClient, target: SyncTarget, kind: FileKind, disk: OnDisk, nowIso: string): Promise<number> {
+async function importOnFirstSync(deps: Core, tx: DbClient, target: SyncTarget, kind: FileKind, disk: OnDisk, nowIso: string): Promise<number> {
   if (!disk.file || !disk.content) return 0;
   const last = await lastSync(tx, target.id, kind);
   // Recorded before paths had one normal form, an absolute path inside the folder is the same file.
@@ -59,7 +59,7 @@ async function importOnFirstSync(deps: Deps, tx: DbClient, target: SyncTarget, k
 }
 
 /** Writes the rendered file when what the server's file holds differs; true when written. */
-async function writeIfChanged(deps: Deps, disk: OnDisk, file: RenderedFile): Promise<boolean> {
+async function writeIfChanged(deps: Core, disk: OnDisk, file: RenderedFile): Promise<boolean> {
   if (!disk.file || (disk.content && sha256(disk.content) === file.sha256)) return false;
   const write = writeHostFile(deps.config.gameFilesDir!, disk.file, file.content);
   await withTimeLimit(write, deps.config.gameFileSyncTimeoutMs, `writing ${disk.file.path}`);
@@ -73,7 +73,7 @@ const noChanges: BanFileChanges = async () => ({ added: 0, removed: 0 });
  * Records the sync of a file (written, or found current) and audits it when anything changed.
  * `banChanges` tells what a ban file gains and loses since the server's last sync.
  */
-async function record(deps: Deps, tx: DbClient, read: ReadFile, kind: FileKind, file: RenderedFile, written: boolean, imported: number, nowIso: string, banChanges = noChanges): Promise<SyncOutcome> {
+async function record(deps: Core, tx: DbClient, read: ReadFile, kind: FileKind, file: RenderedFile, written: boolean, imported: number, nowIso: string, banChanges = noChanges): Promise<SyncOutcome> {
   const { target, disk } = read;
   const last = await lastSync(tx, target.id, kind);
   const path = recordedPath(disk, last);
@@ -95,7 +95,7 @@ async function record(deps: Deps, tx: DbClient, read: ReadFile, kind: FileKind, 
  * server's result is its outcome or the error its file failed with (its sync record stays as it
  * was); an error of the whole (PostgreSQL) is thrown.
  */
-export async function syncAccountBans(deps: Deps, group: ReadFile[]): Promise<(SyncOutcome | Error)[]> {
+export async function syncAccountBans(deps: Core, group: ReadFile[]): Promise<(SyncOutcome | Error)[]> {
   const nowIso = new Date(deps.clock.now()).toISOString();
   const imported = await inTransaction(deps.db, async (tx) => {
     const counts: number[] = [];
@@ -137,7 +137,7 @@ export async function syncAccountBans(deps: Deps, group: ReadFile[]): Promise<(S
   });
 }
 
-export async function syncPriority(deps: Deps, read: ReadFile): Promise<SyncOutcome> {
+export async function syncPriority(deps: Core, read: ReadFile): Promise<SyncOutcome> {
   const nowIso = new Date(deps.clock.now()).toISOString();
   return inTransaction(deps.db, async (tx) => {
     const imported = await importOnFirstSync(deps, tx, read.target, 'priority', read.disk, nowIso);

@@ -7,7 +7,7 @@
 // blocks or is refused fails that file's sync alone; the others go on (sync-read.ts, sync-write.ts,
 // ban-batches.ts). Runs in the worker only: the web process asks for syncs (sync-requests.ts).
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { BanBatches } from './ban-batches.ts';
 import { syncTargets } from './game-files.repo.ts';
 import type { SyncTarget } from './game-files.repo.ts';
@@ -50,14 +50,14 @@ const overlapWaitMs = 100;
 const readsAtOnce = 16;
 
 /** Logs a failed sync once (a warning for an overlap, an error for the file's own); true for an overlap. */
-function logFailure(deps: Deps, err: unknown, context: Record<string, unknown>): boolean {
+function logFailure(deps: Core, err: unknown, context: Record<string, unknown>): boolean {
   const overlapped = overlapCodes.has((err as { code?: string }).code ?? '');
   if (overlapped) deps.log.warn({ err, ...context }, 'game file sync met another sync of the file');
   else deps.log.error({ err, ...context }, 'game file sync failed');
   return overlapped;
 }
 
-function failure(deps: Deps, target: SyncTarget, kind: FileKind, err: unknown): Failure {
+function failure(deps: Core, target: SyncTarget, kind: FileKind, err: unknown): Failure {
   const path = pathOf(target, kind);
   const overlapped = logFailure(deps, err, { serverId: target.id, kind, path });
   return {
@@ -74,7 +74,7 @@ type SyncRequest = { serverId: string; kind: FileKind };
  * same file (the worker's start-up job, another worker) is tried again first, so every caller gets
  * the file synced unless the overlap outlasts the tries.
  */
-export async function syncGameFiles(deps: Deps, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
+export async function syncGameFiles(deps: Core, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
   const synced: SyncOutcome[] = [];
   const failed: Failure[] = [];
   let pending = requests;
@@ -89,7 +89,7 @@ export async function syncGameFiles(deps: Deps, requests: SyncRequest[]): Promis
   }
 }
 
-async function syncOnce(deps: Deps, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
+async function syncOnce(deps: Core, requests: SyncRequest[]): Promise<{ synced: SyncOutcome[]; failed: Failure[] }> {
   const targets = new Map((await syncTargets(deps.db, [...new Set(requests.map((r) => r.serverId))])).map((t) => [t.id, t]));
   const seen = new Set<string>();
   const files = requests.flatMap(({ serverId, kind }) => {

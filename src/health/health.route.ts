@@ -1,6 +1,6 @@
 // GET /api/health: PostgreSQL and Redis reported separately; 200 only when both answer.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 
 const probeTimeoutMs = 1000;
@@ -20,7 +20,7 @@ async function answers(probe: () => Promise<unknown>): Promise<'up' | 'down'> {
   }
 }
 
-export function healthRouter(deps: Deps): Router<AppState> {
+export function healthRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   router.get('/api/health', async (ctx) => {
     const [postgres, redis] = await Promise.all([answers(() => deps.db.query('SELECT 1')), answers(() => deps.redis.ping())]);

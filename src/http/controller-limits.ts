@@ -2,7 +2,7 @@
 // the Data API (/api/v1/*, which limits per key), map tiles, and the calls game servers make with
 // their ingest token; plus tighter caps on the sign-in/setup and chat-bot paths.
 import type { Middleware } from 'koa';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from './context.ts';
 import { ApiError } from './errors.ts';
 import { rateLimitIdentity } from './client.ts';
@@ -16,7 +16,7 @@ export function controllerPath(path: string): boolean {
   return path.startsWith('/api/') && !path.startsWith('/api/v1/') && !path.startsWith('/api/maps/tiles/') && !ingestTokenPath.test(path);
 }
 
-function scopedLimit(deps: Deps, path: string, method: string): [string, number] | undefined {
+function scopedLimit(deps: Core, path: string, method: string): [string, number] | undefined {
   // The routers answer a path with a trailing slash too (/api/auth/login/): so must the caps.
   const route = path.replace(/\/+$/, '');
   // The sign-in budget guards passwords and the first owner's creation; reading whether setup is
@@ -31,7 +31,7 @@ function scopedLimit(deps: Deps, path: string, method: string): [string, number]
  * Counts a request against the per-IP controller limits; 429 when one is exhausted. The tighter,
  * scoped cap is asked first: a request it refuses does not use up the default limit too.
  */
-export async function chargeControllerLimits(deps: Deps, ctx: AppContext): Promise<void> {
+export async function chargeControllerLimits(deps: Core, ctx: AppContext): Promise<void> {
   const who = rateLimitIdentity(ctx.state.clientIp);
   const scoped = scopedLimit(deps, ctx.path, ctx.method);
   const decisions: RateDecision[] = [];
@@ -46,7 +46,7 @@ export async function chargeControllerLimits(deps: Deps, ctx: AppContext): Promi
   }
 }
 
-export function controllerLimits(deps: Deps): Middleware<AppState> {
+export function controllerLimits(deps: Core): Middleware<AppState> {
   const charged = async (ctx: AppContext, next: () => Promise<unknown>) => {
     await chargeControllerLimits(deps, ctx);
     await next();

@@ -6,7 +6,7 @@
 // them back, at most a lease each (32 tokens, and an eighth of what the window has left).
 // Failure policy as the exact limiter's: if Redis cannot answer, the request is let through.
 import { LRUCache } from 'lru-cache';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { rateKey } from '../store/keys.ts';
 import type { RateDecision } from './rate-limit.ts';
 
@@ -31,7 +31,9 @@ export class RateLeases {
   readonly held = new LRUCache<string, Lease>({ max: 100_000 });
 }
 
-type LeaseDeps = Pick<Deps, 'redis' | 'clock' | 'log'> & { caches: Pick<Deps['caches'], 'rateLeases'> };
+export const rateLeaseCaches = () => ({ rateLeases: new RateLeases() });
+
+export type LeaseDeps = Pick<Core, 'redis' | 'clock' | 'log'> & { caches: ReturnType<typeof rateLeaseCaches> };
 
 export async function takeLeasedToken(deps: LeaseDeps, scope: string, id: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
   const name = `${scope}\n${id}`;

@@ -1,7 +1,7 @@
 // Sliding-window rate limiting in Redis (sliding-window.lua), timed by the injected clock.
 // Failure policy: if Redis cannot answer, the request is let through and the failure logged;
 // a limiter outage must not take the API down with it.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { rateKey } from '../store/keys.ts';
 
 export interface RateDecision {
@@ -14,7 +14,7 @@ export interface RateDecision {
   retryAfterMs: number;
 }
 
-export async function takeRateToken(deps: Pick<Deps, 'redis' | 'clock' | 'log'>, scope: string, id: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
+export async function takeRateToken(deps: Pick<Core, 'redis' | 'clock' | 'log'>, scope: string, id: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
   const now = deps.clock.now();
   const slot = Math.floor(now / windowMs);
   const elapsed = now - slot * windowMs;

@@ -3,15 +3,23 @@
 // A class rather than getters defined per request: this runs on every request of every route.
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import type { ApiKeyIdentity } from '../accounts/api-key.ts';
-import type { Principal } from '../auth/authenticate.ts';
 import { clientAddress, isHttps } from './client.ts';
 import type { ProxyTrust } from './client.ts';
 
+/**
+ * Who is calling, as the capability that proved it adds it (the Data API its key, the controller
+ * its principal): each declares its field by merging into this interface from its own module, so
+ * this plumbing names no capability.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RequestCaller {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface RequestState extends RequestCaller {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class RequestState {
   requestId = '';
-  apiKey?: ApiKeyIdentity;
-  principal?: Principal;
   #clientIp?: string;
   #https?: boolean;
 

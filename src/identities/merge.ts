@@ -2,7 +2,7 @@
 // (docs/api.md, Player ids): per-server totals, kills on both sides, bans, pool entries and links move in one transaction; the
 // merge is idempotent (a second call finds nothing left to move) and audited as `player.merged`.
 // The derived Redis state of the servers concerned is rebuilt after the commit.
-import type { Deps } from '../deps.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 import { inTransaction } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
 import { lockServer } from '../ingest/ingest.repo.ts';
@@ -13,6 +13,7 @@ import { battleyeGuidOf, dayzIdOf, isConsoleId, isDayzId, isSteam64 } from './id
 import { combineTotals } from './combine-totals.ts';
 import { completeMovedBans, moveGameFileRecords } from '../game-files/player-merge.ts';
 import { invalidateTrustScores } from '../trust/lookup.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import {
   accountsConcerned, bumpDerivedVersions, existingPlayers, lockIdentitiesExclusive, lockPlayers, moveRecords, serversOfPlayer, upsertMergedPlayer,
 } from './identity.repo.ts';
@@ -34,7 +35,7 @@ export class IdentityLinkError extends Error {}
  * Merges `fromId` (a DayZ ID, which must be the Steam64's, or a console id) into `steam64`.
  * Returns merged: false when there was nothing to move (already merged, or never seen).
  */
-export async function mergeIntoSteam64(deps: Deps, fromId: string, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
+export async function mergeIntoSteam64(deps: TrustDeps & ServerReadDeps, fromId: string, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
   if (!isSteam64(steam64)) throw new IdentityLinkError(`${steam64} is not a Steam64`);
   if (isDayzId(fromId) ? dayzIdOf(steam64) !== fromId : !isConsoleId(fromId)) {
     throw new IdentityLinkError(`${fromId} is neither the DayZ ID of ${steam64} nor a console id`);
@@ -98,7 +99,7 @@ export async function mergeIntoSteam64(deps: Deps, fromId: string, steam64: stri
  * an admin): its DayZ ID, if it is a player of its own, is merged into it. Call after the change
  * that named the Steam64 is committed.
  */
-export async function learnSteam64(deps: Deps, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
+export async function learnSteam64(deps: TrustDeps & ServerReadDeps, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
   if (!isSteam64(steam64)) return { merged: false, servers: [] };
   const dayzId = dayzIdOf(steam64);
   if ((await existingPlayers(deps.db, [dayzId])).size === 0) return { merged: false, servers: [] };
@@ -106,7 +107,7 @@ export async function learnSteam64(deps: Deps, steam64: string, actor: MergeActo
 }
 
 /** Merges every DayZ ID of these Steam64s that is still a player of its own (after an ingested batch). */
-export async function mergeLearntSteam64s(deps: Deps, pending: { dayzId: string; steam64: string }[]): Promise<void> {
+export async function mergeLearntSteam64s(deps: TrustDeps & ServerReadDeps, pending: { dayzId: string; steam64: string }[]): Promise<void> {
   for (const { dayzId, steam64 } of pending) {
     try {
       await mergeIntoSteam64(deps, dayzId, steam64);

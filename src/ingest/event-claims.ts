@@ -3,7 +3,7 @@
 // received more than 7 days ago (a late claim keeps its day), deletes the expired claims of the
 // default partition (other days: a backfill of old logs, a clock far ahead) and of the previous
 // version's table.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { isoOfMs } from '../store/iso-time.ts';
 import { addClaimDay, claimDays, deleteOtherClaimsBefore, dropClaimDayIfExpired, otherDaysTable, summariseReceipts } from './event-claims.repo.ts';
 
@@ -22,7 +22,7 @@ export interface ClaimsUpkeep {
 }
 
 /** One run of the upkeep; answers what it changed, or undefined when it changed nothing. */
-export async function keepEventClaims(deps: Deps): Promise<ClaimsUpkeep | undefined> {
+export async function keepEventClaims(deps: Core): Promise<ClaimsUpkeep | undefined> {
   const now = deps.clock.now();
   const today = Math.floor(now / dayMs) * dayMs;
   const expiredBefore = isoOfMs(now - eventIdRetentionMs);

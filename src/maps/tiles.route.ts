@@ -3,13 +3,13 @@
 import Router from '@koa/router';
 import { send } from '@koa/send';
 import { resolve } from 'node:path';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 
 const tileFile = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*\.(png|jpg|jpeg|webp)$/;
 
-export function tilesRouter(deps: Deps): Router<AppState> {
+export function tilesRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   const root = resolve(deps.config.mapTilesDir);
   router.get('/api/maps/tiles/*path', async (ctx) => {

@@ -1,17 +1,19 @@
 // /api/operator (accounts.manage): the spec's Data API switch, at runtime, and the rebuild of
 // Redis-derived state from PostgreSQL (what `npm run cli -- rebuild` does).
+import type { Core } from '../core.ts';
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 import type { AppState } from '../http/context.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { setDataApiEnabled } from './data-api-switch.ts';
 import { rebuildDerivedState } from '../derived/rebuild.ts';
+import type { DataApiRuntime } from './data-api-switch.ts';
 
 const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
 
-export function operatorRouter(deps: Deps): Router<AppState> {
+export function operatorRouter(deps: Core & DataApiRuntime & ServerReadDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/operator', sensitive: true });
   router.use(authenticate(deps), requirePermission('accounts.manage'));
   router.get('/data-api', (ctx) => {

@@ -1,6 +1,7 @@
 // /api/priority-queue: list (queue.manage, or servers.read to read), add or extend, change, delete (queue.manage).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -27,7 +28,7 @@ function checkFuture(expiresAt: string | null | undefined, nowMs: number): void 
   if (typeof expiresAt === 'string' && Date.parse(expiresAt) <= nowMs) throw badRequest('body expiresAt must be in the future');
 }
 
-export function queueRouter(deps: Deps): Router<AppState> {
+export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/priority-queue', sensitive: true });
   router.use(authenticate(deps));
   const manage = requirePermission('queue.manage');

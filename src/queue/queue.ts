@@ -2,7 +2,9 @@
 // or a set of servers); adding again extends the entry. Every change is audited in its transaction
 // and asks for the priority files of the servers concerned to be synced. An entry naming a Steam64
 // whose DayZ ID is still a player of its own merges that player (docs/api.md, Player ids).
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -46,7 +48,7 @@ export interface ResolvedQueueInput extends Omit<QueueInput, 'serverIds' | 'expi
 }
 
 /** Checks the scope's servers against the account and resolves the player id (a known DayZ ID becomes its Steam64). */
-export async function resolveQueueInput(deps: Deps, accountId: string, input: QueueInput): Promise<ResolvedQueueInput> {
+export async function resolveQueueInput(deps: Core, accountId: string, input: QueueInput): Promise<ResolvedQueueInput> {
   const serverIds = input.serverIds?.length ? [...new Set(input.serverIds.map((id) => id.toLowerCase()))].sort() : null;
   if (serverIds) {
     const live = new Set(await liveServerIdsOf(deps.db, accountId));
@@ -76,7 +78,7 @@ export async function placeQueueEntry(tx: Queryable, accountId: string, input: R
 }
 
 /** Adds a player to the queue, or extends their entry of the same scope; created: false for an extension. */
-export async function queuePlayer(deps: Deps, accountId: string, input: QueueInput, actor: Actor): Promise<{ entry: QueueEntry; created: boolean }> {
+export async function queuePlayer(deps: TrustDeps & ServerReadDeps, accountId: string, input: QueueInput, actor: Actor): Promise<{ entry: QueueEntry; created: boolean }> {
   const resolved = await resolveQueueInput(deps, accountId, input);
   const result = await inTransaction(deps.db, (tx) => placeQueueEntry(tx, accountId, resolved, actor, deps.clock.now()));
   if (isSteam64(resolved.platformId)) await mergeOrphanDayzId(deps, resolved.platformId, actor);
@@ -90,7 +92,7 @@ export interface QueuePatch {
   durationDays?: number;
 }
 
-export async function changeQueueEntry(deps: Deps, accountId: string, entryId: string, patch: QueuePatch, actor: Actor): Promise<QueueEntry | undefined> {
+export async function changeQueueEntry(deps: Core, accountId: string, entryId: string, patch: QueuePatch, actor: Actor): Promise<QueueEntry | undefined> {
   const nowMs = deps.clock.now();
   const change: QueueChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -106,7 +108,7 @@ export async function changeQueueEntry(deps: Deps, accountId: string, entryId: s
   });
 }
 
-export async function removeQueueEntry(deps: Deps, accountId: string, entryId: string, actor: Actor, extra: Record<string, unknown> = {}): Promise<QueueEntry | undefined> {
+export async function removeQueueEntry(deps: Core, accountId: string, entryId: string, actor: Actor, extra: Record<string, unknown> = {}): Promise<QueueEntry | undefined> {
   const nowIso = iso(deps.clock.now());
   return inTransaction(deps.db, async (tx) => {
     const entry = await deleteQueueEntry(tx, accountId, entryId);

@@ -3,7 +3,7 @@
 // operator's owners) name a path; a path leads inside that folder, through real folders, to a
 // regular file or to none yet, and no other live server uses that file. Clearing a path (null)
 // needs only servers.manage: like revoking the server, it only stops the service touching a file.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { HostFileRefused, confineHostFile } from '../game-files/host-files.ts';
 import { fileKey } from '../game-files/host-path.ts';
@@ -26,7 +26,7 @@ const operatorsOnly = "only the network operator's owners (accounts.manage) set 
  * `mayName`: the caller holds accounts.manage (or is the operator's CLI). `server`: the server
  * changed, with its stored paths (undefined for a new one).
  */
-export async function checkedFilePaths<T extends FilePaths>(deps: Deps, mayName: boolean, body: T, server?: FilePaths & { id: string }): Promise<T> {
+export async function checkedFilePaths<T extends FilePaths>(deps: Core, mayName: boolean, body: T, server?: FilePaths & { id: string }): Promise<T> {
   const named = kinds.filter((k) => typeof body[k] === 'string');
   if (named.length === 0) return body;
   const root = deps.config.gameFilesDir;

@@ -1,6 +1,6 @@
 // The stored status samples as the dashboard's chart reads them (a time range, a page at a time),
 // and their retention: the worker prunes samples older than 30 days.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { badRequest } from '../http/errors.ts';
 import { deleteMetricsBefore, metricsAfter } from './metrics.repo.ts';
 import type { MetricsSample } from './metrics.repo.ts';
@@ -26,7 +26,7 @@ export interface MetricsPage {
 }
 
 /** Samples with from < at <= to (default: the 24 hours up to now), oldest first. */
-export async function metricsPage(deps: Deps, serverId: string, query: MetricsQuery): Promise<MetricsPage> {
+export async function metricsPage(deps: Core, serverId: string, query: MetricsQuery): Promise<MetricsPage> {
   const to = query.to ?? new Date(deps.clock.now()).toISOString();
   const from = query.from ?? new Date(Date.parse(to) - defaultRangeMs).toISOString();
   if (Date.parse(from) >= Date.parse(to)) throw badRequest('query parameter from must be before to');
@@ -40,7 +40,7 @@ export async function metricsPage(deps: Deps, serverId: string, query: MetricsQu
 }
 
 /** Worker job: deletes samples past their retention, in short statements; returns how many went. */
-export async function pruneMetricsSamples(deps: Deps): Promise<number> {
+export async function pruneMetricsSamples(deps: Core): Promise<number> {
   const before = new Date(deps.clock.now() - metricsRetentionMs).toISOString();
   let deleted = 0;
   for (;;) {

@@ -3,7 +3,7 @@
 // Data API's own read (same pages, same caches), at the standard tier's page cap; metrics is
 // the chart's range of stored status samples.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { ServerOwnerDeps } from './server.ts';
 import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
@@ -24,7 +24,7 @@ const metricsQuery = queryParser<MetricsQuery>('query-server-metrics.json');
 /** The dashboard is a person reading a page: the standard tier's cap is plenty. */
 const cap = (limit: number) => Math.min(limit, pageCaps.standard);
 
-export function serverViewsRouter(deps: Deps): Router<AppState> {
+export function serverViewsRouter(deps: ServerOwnerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps), requirePermission('servers.read'));
 

@@ -1,10 +1,14 @@
 // Game servers of an account: registration with a one-time ingest token, revocation, token
 // rotation, and the status record the Data API serves (cached in Redis, written by ingestion).
-import type { Deps } from '../deps.ts';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../config.ts';
+import type { Core } from '../core.ts';
 import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { serverKeys } from '../store/keys.ts';
 import { readThrough } from '../stats/server-reads.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 import { invalidate } from '../store/invalidation.ts';
+import type { CacheDrops, CacheDropsHeld } from '../store/invalidation.ts';
 import { findServerRecord, insertServer, replaceIngestTokenHash, revokeServerRow } from './server.repo.ts';
 import type { NewServer, ServerRecord } from './server.repo.ts';
 
@@ -17,7 +21,19 @@ export const statusFreshMs = 120_000;
 /** The status version a revocation leaves behind: above any batch's, so none writes over the revoked record. */
 const revokedStatusVersion = Number.MAX_SAFE_INTEGER;
 
-export async function registerServer(deps: Deps, accountId: string, server: NewServer): Promise<{ server: ServerRecord; ingestToken: string }> {
+/** serverId -> its owning account ('' when unknown or revoked), kept AUTH_CACHE_MS; a change drops it ('server'). */
+export function serverOwnerCaches(config: Pick<Config, 'authCacheMs'>, drops: CacheDrops) {
+  const serverOwners = new LRUCache<string, string>({ max: 50_000, ttl: config.authCacheMs });
+  drops.on('server', (ids) => ids.forEach((id) => serverOwners.delete(id)));
+  return { serverOwners };
+}
+
+/** What changing a server and reading its record use. */
+export type ServerDeps = Core & CacheDropsHeld & ServerReadDeps;
+/** What finding a live server's owner uses. */
+export type ServerOwnerDeps = ServerDeps & { caches: ReturnType<typeof serverOwnerCaches> };
+
+export async function registerServer(deps: ServerDeps, accountId: string, server: NewServer): Promise<{ server: ServerRecord; ingestToken: string }> {
   const ingestToken = newSecret(ingestTokenPrefix);
   const record = await insertServer(deps.db, accountId, server, secretHash(ingestToken));
   if (server.id) {
@@ -29,7 +45,7 @@ export async function registerServer(deps: Deps, accountId: string, server: NewS
   return { server: record, ingestToken };
 }
 
-export async function revokeServer(deps: Deps, accountId: string, serverId: string): Promise<boolean> {
+export async function revokeServer(deps: ServerDeps, accountId: string, serverId: string): Promise<boolean> {
   const revoked = await revokeServerRow(deps.db, accountId, serverId);
   if (!revoked) return false;
   // The revoked record replaces the cached one, and no batch still in flight may write over it
@@ -42,7 +58,7 @@ export async function revokeServer(deps: Deps, accountId: string, serverId: stri
   return true;
 }
 
-export async function rotateIngestToken(deps: Deps, accountId: string, serverId: string): Promise<string | undefined> {
+export async function rotateIngestToken(deps: ServerDeps, accountId: string, serverId: string): Promise<string | undefined> {
   const ingestToken = newSecret(ingestTokenPrefix);
   const rotated = await replaceIngestTokenHash(deps.db, accountId, serverId, secretHash(ingestToken));
   if (!rotated) return undefined;
@@ -51,7 +67,7 @@ export async function rotateIngestToken(deps: Deps, accountId: string, serverId:
 }
 
 /** After a change to a server's row: cached views of it are dropped, in Redis and in every process. */
-export async function dropServerCaches(deps: Deps, serverId: string): Promise<void> {
+export async function dropServerCaches(deps: ServerDeps, serverId: string): Promise<void> {
   await deps.redis.del(serverKeys(serverId).status);
   await invalidate(deps, { cache: 'server', key: serverId });
 }
@@ -60,7 +76,7 @@ export async function dropServerCaches(deps: Deps, serverId: string): Promise<vo
  * The status record: from Redis, else PostgreSQL (and then cached). Undefined when unknown. The
  * record may be shared with other requests of this process: read it, never change it.
  */
-export async function serverRecord(deps: Deps, serverId: string): Promise<Readonly<ServerRecord> | undefined> {
+export async function serverRecord(deps: ServerDeps, serverId: string): Promise<Readonly<ServerRecord> | undefined> {
   const key = serverKeys(serverId).status;
   const cached = await readThrough(deps, serverId, 'status', async () => {
     const text = await deps.redis.get(key);
@@ -75,7 +91,7 @@ export async function serverRecord(deps: Deps, serverId: string): Promise<Readon
 }
 
 /** The account owning a live server, or undefined when it is unknown or revoked. */
-export async function liveServerOwner(deps: Deps, serverId: string): Promise<string | undefined> {
+export async function liveServerOwner(deps: ServerOwnerDeps, serverId: string): Promise<string | undefined> {
   const cached = deps.caches.serverOwners.get(serverId);
   if (cached !== undefined) return cached || undefined;
   const record = await serverRecord(deps, serverId);

@@ -2,7 +2,6 @@
 // token (servers.manage). The ingest token is shown once, at creation or rotation. File paths on
 // the service's host: the operator's alone (file-paths.ts).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -14,6 +13,7 @@ import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
 import { checkedFilePaths, fileConflictOf } from './file-paths.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
+import type { ServerDeps } from './server.ts';
 
 /**
  * The service never runs a command a community chose: a body still naming the retired restart
@@ -45,7 +45,7 @@ const serverIdOf = (ctx: AppContext) => {
   return id;
 };
 
-export function serversRouter(deps: Deps): Router<AppState> {
+export function serversRouter(deps: ServerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
   router.use(authenticate(deps));
   const read = requirePermission('servers.read');

@@ -1,7 +1,9 @@
 // A very short in-process cache of what Data API reads take from Redis for one server (its status
 // record, rendered pages). Hot reads then cost no Redis round trip besides the rate limiter; other
 // processes see a change within PAGE_CACHE_MS, this process at once (a change drops the entry).
-import type { Deps } from '../deps.ts';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../config.ts';
+import type { CacheDrops } from '../store/invalidation.ts';
 import { maxStoredPages } from './stats.store.ts';
 
 type Read = object | string;
@@ -12,8 +14,15 @@ export class ServerReads {
   readonly loading = new Map<string, Promise<Read | null>>();
 }
 
+/** serverId -> what this process read of that server, kept PAGE_CACHE_MS; a change of the server drops it ('server'). */
+export function serverReadCaches(config: Pick<Config, 'pageCacheMs'>, drops: CacheDrops) {
+  const serverReads = new LRUCache<string, ServerReads>({ max: 10_000, ttl: config.pageCacheMs });
+  drops.on('server', (ids) => ids.forEach((id) => serverReads.delete(id)));
+  return { serverReads };
+}
+
 /** What these functions use of the service's dependencies. */
-type Caches = { caches: Pick<Deps['caches'], 'serverReads'> };
+export type ServerReadDeps = { caches: ReturnType<typeof serverReadCaches> };
 
 /**
  * The cached value of `field`, else what `load` finds (kept unless null). Reads that miss while a
@@ -21,7 +30,7 @@ type Caches = { caches: Pick<Deps['caches'], 'serverReads'> };
  * a thousand reads a second sent each of them to Redis). A load that a drop of the server overtook
  * keeps nothing: reads after the drop load anew. Values are shared: never mutate them.
  */
-export function readThrough<T extends Read>(deps: Caches, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
+export function readThrough<T extends Read>(deps: ServerReadDeps, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
   let reads = deps.caches.serverReads.get(serverId);
   const hit = reads?.values.get(field);
   if (hit !== undefined) return Promise.resolve(hit as T);
@@ -38,7 +47,7 @@ export function readThrough<T extends Read>(deps: Caches, serverId: string, fiel
   return loaded;
 }
 
-export const dropServerReads = (deps: Caches, serverId: string) => deps.caches.serverReads.delete(serverId);
+export const dropServerReads = (deps: ServerReadDeps, serverId: string) => deps.caches.serverReads.delete(serverId);
 
 /** Forgets one cached read of a server (a value that has expired by its own rule). */
-export const forgetServerRead = (deps: Caches, serverId: string, field: string) => deps.caches.serverReads.get(serverId)?.values.delete(field);
+export const forgetServerRead = (deps: ServerReadDeps, serverId: string, field: string) => deps.caches.serverReads.get(serverId)?.values.delete(field);

@@ -5,8 +5,13 @@
 import { badRequest } from '../http/errors.ts';
 import { describeErrors, validatorFor } from '../http/schemas.ts';
 import { platformIdKind } from '../identities/id-forms.ts';
-import { productOf } from './products.ts';
-import type { StoreProduct, StoreProducts } from './products.ts';
+import type { StoreProduct, StoreProducts } from '../config/store-products.ts';
+
+/**
+ * The product of a sku, if the table has one of its own: a sku a store sends is not trusted to be
+ * a plain key (`__proto__` or `constructor` reached Object.prototype and answered 500).
+ */
+const productOf = (products: StoreProducts, sku: string): StoreProduct | undefined => (Object.hasOwn(products, sku) ? products[sku] : undefined);
 
 export type StoreSource = 'tebex' | 'own';
 

@@ -3,7 +3,9 @@
 // extends a queue entry per line; a refund or a lost dispute takes back exactly what its purchase
 // granted; a refund that arrives first is kept, and its late purchase grants nothing. Every grant
 // and revoke is audited with the store's event id.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { ApiError } from '../http/errors.ts';
@@ -43,7 +45,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * A purchase line's account and queue input. A grant checks the product's servers against the
  * account; a refund does not (it takes back an entry by its id, also after a server was revoked).
  */
-async function resolveLine(deps: Deps, line: PurchaseLine, operatorAccount: () => Promise<string | undefined>, grants: boolean): Promise<ResolvedLine> {
+async function resolveLine(deps: Core, line: PurchaseLine, operatorAccount: () => Promise<string | undefined>, grants: boolean): Promise<ResolvedLine> {
   const accountId = line.product.accountId ?? (await operatorAccount());
   if (!accountId) throw new ApiError('UNPROCESSABLE', `product ${line.sku} names no accountId and there is no operator account yet (run the setup first)`);
   const days = line.product.days === null ? null : line.product.days * line.quantity;
@@ -59,7 +61,7 @@ async function resolveLine(deps: Deps, line: PurchaseLine, operatorAccount: () =
   }
 }
 
-export async function applyStoreEvent(deps: Deps, event: Applicable): Promise<StoreOutcome> {
+export async function applyStoreEvent(deps: TrustDeps & ServerReadDeps, event: Applicable): Promise<StoreOutcome> {
   const nowMs = deps.clock.now();
   let operator: Promise<string | undefined> | undefined;
   const operatorAccount = () => (operator ??= operatorAccountId(deps.db));

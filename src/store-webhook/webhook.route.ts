@@ -3,8 +3,10 @@
 // X-Signature, or the service's own X-Store-Signature). 200 on success or a repeat, 401 on a bad
 // or missing signature, 400 on a body it cannot read. CSRF-exempt: no session is involved.
 import Router from '@koa/router';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
+import type { TrustDeps } from '../trust/lookup.ts';
 import getRawBody from 'raw-body';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { proxyTrust } from '../http/client.ts';
@@ -29,7 +31,7 @@ async function rawBodyOf(ctx: AppContext): Promise<Buffer> {
 }
 
 /** Which format signed the call, and whether its signature verifies; 401 when it does not. */
-function verifiedSource(deps: Deps, ctx: AppContext, body: Buffer): StoreSource {
+function verifiedSource(deps: Core, ctx: AppContext, body: Buffer): StoreSource {
   const own = ctx.get('x-store-signature');
   const tebex = ctx.get('x-signature');
   const { ownSecret, tebexSecret } = deps.config.store;
@@ -59,7 +61,7 @@ function parsedJson(body: Buffer): unknown {
   }
 }
 
-export function storeWebhookRouter(deps: Deps): Router<AppState> {
+export function storeWebhookRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/store', sensitive: true });
   const tebexSource = proxyTrust(deps.config.store.tebexSources);
   router.post('/webhook', async (ctx) => {

@@ -25,13 +25,11 @@
 //     player, so a score computed from older evidence is not stored
 //     (n: one of 8 buckets by the platform id's hash, so a batch's players are dropped in one script call a bucket)
 //   chat:sig:<signature>     a chat-bot signature already used (kept for twice the 300 s window)
-import type { RankingSet } from '../stats/ranking.ts';
-
 export const serverKeys = (serverId: string) => {
   const tag = `{srv:${serverId}}`;
   return {
     players: `${tag}:players`,
-    ranking: (set: RankingSet) => `${tag}:lb:${set}`,
+    ranking: (set: string) => `${tag}:lb:${set}`,
     online: `${tag}:online`,
     status: `${tag}:status`,
     pages: `${tag}:pages`,

@@ -1,8 +1,8 @@
 // One Redis subscriber connection per process for every channel the process follows (the Data API
-// switch, cache invalidations); returns a function that closes it.
-import type { Deps } from '../deps.ts';
+// switch, cache invalidations, agent wake-ups); returns a function that closes it.
+import type { Core } from '../core.ts';
 
-export async function followChannels(deps: Deps, handlers: Record<string, (message: string) => void>): Promise<() => void> {
+export async function followChannels(deps: Pick<Core, 'redis' | 'log'>, handlers: Record<string, (message: string) => void>): Promise<() => void> {
   const subscriber = deps.redis.duplicate();
   await subscriber.connect();
   subscriber.on('message', (channel: string, message: string) => {

@@ -1,10 +1,10 @@
 // GET /.well-known/service-trust.json, public; built once per process.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { discoveryDocument, discoveryPath } from './discovery.ts';
 
-export function trustDiscoveryRouter(deps: Deps): Router<AppState> {
+export function trustDiscoveryRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   let rendered: Promise<string> | undefined;
   router.get(discoveryPath, async (ctx) => {

@@ -1,7 +1,7 @@
 // GET /api/v1/trust/export: the partner feed. A partner key (Authorization: Bearer or
 // x-service-partner-key) is required; pages per minute are limited by the key's tier.
 import type Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bearerToken } from '../http/credentials.ts';
@@ -17,7 +17,7 @@ import { retryAfterSeconds } from './lookup.route.ts';
 
 const exportQuery = queryParser<ExportQuery>('query-trust-export.json');
 
-async function partnerOf(deps: Deps, authorization: string, header: string): Promise<PartnerKey> {
+async function partnerOf(deps: Core, authorization: string, header: string): Promise<PartnerKey> {
   const raw = bearerToken(authorization) || header.trim();
   const key = raw.startsWith(partnerKeyPrefix) && raw.length <= 200 ? await activePartnerKeyByHash(deps.db, secretHash(raw)) : undefined;
   if (!key) throw new ApiError('UNAUTHORIZED', 'a valid partner key is required (Authorization: Bearer svcp_... or x-service-partner-key)');
@@ -25,7 +25,7 @@ async function partnerOf(deps: Deps, authorization: string, header: string): Pro
 }
 
 /** Adds the export route to the /api/v1/trust router (before the lookup, whose parameter would take "export"). */
-export function addExportRoute(deps: Deps, router: Router<AppState>): void {
+export function addExportRoute(deps: Core, router: Router<AppState>): void {
   const rates = { basic: deps.config.rates.exportBasic, premium: deps.config.rates.exportPremium };
   router.get('/export', async (ctx) => {
     const partner = await partnerOf(deps, ctx.get('authorization'), ctx.get('x-service-partner-key'));

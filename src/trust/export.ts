@@ -6,7 +6,7 @@
 // that moved either would make a mirror skip rows while every proof verified.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { badRequest } from '../http/errors.ts';
 import { isUuid } from '../http/uuid.ts';
 import { feedPage, insertFeedMark, resumeHorizon } from './export.repo.ts';
@@ -60,7 +60,7 @@ export function parseSince(since: string): string {
 
 export const rowsDigest = (rows: ExportRow[]) => createHash('sha256').update(canonicalize(rows) ?? '[]').digest('base64url');
 
-export async function exportPage(deps: Deps, partner: PartnerKey, query: ExportQuery): Promise<ExportPage> {
+export async function exportPage(deps: Core, partner: PartnerKey, query: ExportQuery): Promise<ExportPage> {
   const statuses = query.status ? [...new Set(query.status.split(','))] as ExportStatus[] : exportStatuses;
   const limit = Math.min(query.limit, pageCaps[partner.tier]);
   let position: FeedPosition;

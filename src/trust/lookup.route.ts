@@ -3,18 +3,18 @@
 // GET /api/v1/trust/{identifier}/entries: the pool entries behind it (public player page), under
 // the same per-IP limit.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimitIdentity } from '../http/client.ts';
 import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
 import { trustLookup } from './lookup.ts';
 import { publicEntries } from './public-entries.ts';
+import type { TrustDeps } from './lookup.ts';
 
 export const retryAfterSeconds = 60;
 export const proofHeader = 'x-service-trust-proof';
 
-export function trustLookupRouter(deps: Deps, router = new Router<AppState>({ prefix: '/api/v1/trust', sensitive: true })): Router<AppState> {
+export function trustLookupRouter(deps: TrustDeps, router = new Router<AppState>({ prefix: '/api/v1/trust', sensitive: true })): Router<AppState> {
   const limited = async (ctx: AppContext) => {
     const decision = await takeRateToken(deps, 'trust-lookup', rateLimitIdentity(ctx.state.clientIp), deps.config.rates.trustLookup);
     ctx.set(rateLimitHeaders(decision));

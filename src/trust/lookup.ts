@@ -5,7 +5,8 @@
 // batch. The common lookup is one Redis read and an RS256 signature is made once per computed
 // score. A missing score is computed once at a time per player, across processes: the others wait.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Deps } from '../deps.ts';
+import type { Config } from '../config.ts';
+import type { Core } from '../core.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
 import { communityEvidence, findTrustPlayer } from './player.repo.ts';
@@ -15,6 +16,8 @@ import { nextExpiryMs, signalsOf } from './signals.ts';
 import { beginScore, cachedScore, dropScores, scoreLifeMs, storeScore } from './score.store.ts';
 import type { CachedScore, ScoreEntry } from './score.store.ts';
 import { invalidate } from '../store/invalidation.ts';
+import type { CacheDrops, CacheDropsHeld } from '../store/invalidation.ts';
+import { LocalScores } from './local-scores.ts';
 import { DropGathering } from './drop-gathering.ts';
 import { lookupProofAudience, lookupProofType, proofServable, trustSigner } from './signing.ts';
 
@@ -23,8 +26,20 @@ export const playStalenessMs = 60_000;
 /** A lookup waits this long, reading every 20 ms, for another process's computation of the score. */
 const awaitOtherMs = 1000;
 
+/** The scores this process read from Redis (AUTH_CACHE_MS); a drop anywhere drops them here ('trustScores'). */
+export function trustScoreCaches(config: Pick<Config, 'authCacheMs'>, drops: CacheDrops) {
+  const trustScores = new LocalScores(config.authCacheMs);
+  drops.on('trustScores', (ids) => trustScores.drop(ids));
+  /** Computations under way in this process, by player. */
+  const scoresComputing = new Map<string, Promise<CachedScore>>();
+  return { trustScores, scoresComputing };
+}
+
+/** What looking up and dropping scores use. */
+export type TrustDeps = Core & CacheDropsHeld & { caches: ReturnType<typeof trustScoreCaches> };
+
 /** Computes, renders and signs the score of a known player, as of deps.clock. */
-export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ score: CachedScore; ttlMs: number }> {
+export async function computeScore(deps: Core, player: TrustPlayer): Promise<{ score: CachedScore; ttlMs: number }> {
   const nowMs = deps.clock.now();
   const computedAt = new Date(nowMs).toISOString();
   const { entries, play } = await communityEvidence(deps.db, player.platformId);
@@ -42,7 +57,7 @@ export async function computeScore(deps: Deps, player: TrustPlayer): Promise<{ s
 }
 
 /** The kind and value of an identifier the lookup takes; 400 when it is none. */
-function classified(deps: Deps, identifier: string) {
+function classified(deps: Core, identifier: string) {
   const id = classifyIdentifier(identifier, deps.clock.now());
   if (!id) {
     throw badRequest('identifier is not a Steam64 (7656119...), STEAM_X:Y:Z, service UUID, DayZ ID, BattlEye GUID, console id or chat user id (discord:<snowflake>)');
@@ -51,7 +66,7 @@ function classified(deps: Deps, identifier: string) {
 }
 
 /** The player behind an identifier: 400 when malformed, 404 when unknown. */
-export async function trustPlayerOf(deps: Deps, identifier: string): Promise<TrustPlayer> {
+export async function trustPlayerOf(deps: Core, identifier: string): Promise<TrustPlayer> {
   const id = classified(deps, identifier);
   const player = await findTrustPlayer(deps.db, id.kind, id.value);
   if (!player) throw notFound('player');
@@ -59,7 +74,7 @@ export async function trustPlayerOf(deps: Deps, identifier: string): Promise<Tru
 }
 
 /** The rendered score behind an identifier: 400 when malformed, 404 when unknown. */
-export async function trustLookup(deps: Deps, identifier: string): Promise<CachedScore> {
+export async function trustLookup(deps: TrustDeps, identifier: string): Promise<CachedScore> {
   const id = classified(deps, identifier);
   // A Steam64 is its own key: the common lookup never touches PostgreSQL.
   const direct = id.kind === 'steam64' || id.kind === 'legacy';
@@ -76,13 +91,9 @@ export async function trustLookup(deps: Deps, identifier: string): Promise<Cache
   return computeOnce(deps, player);
 }
 
-/** Computations under way in this process, by player (one per service's caches: tests run several). */
-const computing = new WeakMap<Deps['caches'], Map<string, Promise<CachedScore>>>();
-
 /** The player's score, computed once at a time: concurrent lookups, here or in other processes, wait for it. */
-function computeOnce(deps: Deps, player: TrustPlayer): Promise<CachedScore> {
-  let here = computing.get(deps.caches);
-  if (!here) computing.set(deps.caches, (here = new Map()));
+function computeOnce(deps: TrustDeps, player: TrustPlayer): Promise<CachedScore> {
+  const here = deps.caches.scoresComputing;
   const running = here.get(player.platformId);
   if (running) return running;
   const work = computeAndStore(deps, player).finally(() => here.delete(player.platformId));
@@ -90,7 +101,7 @@ function computeOnce(deps: Deps, player: TrustPlayer): Promise<CachedScore> {
   return work;
 }
 
-async function computeAndStore(deps: Deps, player: TrustPlayer): Promise<CachedScore> {
+async function computeAndStore(deps: TrustDeps, player: TrustPlayer): Promise<CachedScore> {
   const nowMs = deps.clock.now();
   const claim = await beginScore(deps.redis, player.platformId, nowMs).catch(() => undefined);
   if (claim && !claim.own) {
@@ -105,7 +116,7 @@ async function computeAndStore(deps: Deps, player: TrustPlayer): Promise<CachedS
 }
 
 /** Another process computes the score: its stored score, read every 20 ms for up to a second. */
-async function awaitStored(deps: Deps, platformId: string): Promise<CachedScore | undefined> {
+async function awaitStored(deps: Core, platformId: string): Promise<CachedScore | undefined> {
   for (const until = Date.now() + awaitOtherMs; Date.now() < until;) {
     await delay(20);
     const entry = await cachedScore(deps.redis, platformId, deps.clock.now()).catch(() => undefined);
@@ -118,7 +129,7 @@ async function awaitStored(deps: Deps, platformId: string): Promise<CachedScore 
  * The score this process read last (src/trust/local-scores.ts), else Redis's. A cache read that
  * fails (Redis away) is a miss: the score is computed from PostgreSQL.
  */
-async function readCache(deps: Deps, platformId: string): Promise<CachedScore | undefined> {
+async function readCache(deps: TrustDeps, platformId: string): Promise<CachedScore | undefined> {
   const local = deps.caches.trustScores;
   const nowMs = deps.clock.now();
   const known = local.get(platformId, nowMs);
@@ -143,7 +154,7 @@ async function readCache(deps: Deps, platformId: string): Promise<CachedScore | 
  * in Redis, then in every process. Call after the change commits; the drops asked in one task go
  * together (src/trust/drop-gathering.ts). On failure the stale score lives at most scoreCacheMs.
  */
-export function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
+export function invalidateTrustScores(deps: TrustDeps, platformIds: Iterable<string>): Promise<void> {
   return gatheringOf(drops, deps, 0).add(platformIds);
 }
 
@@ -151,21 +162,21 @@ export function invalidateTrustScores(deps: Deps, platformIds: Iterable<string>)
  * After play was ingested: drops the scores of these players computed a minute ago or more, so
  * play reaches a score within about a minute and a playing player's score stays cached meanwhile.
  */
-export function refreshPlayedScores(deps: Deps, platformIds: Iterable<string>): Promise<void> {
+export function refreshPlayedScores(deps: TrustDeps, platformIds: Iterable<string>): Promise<void> {
   return gatheringOf(plays, deps, playStalenessMs).add(platformIds);
 }
 
-/** One per set of caches (a service; tests run several in one process), and kind of drop. */
-const drops = new WeakMap<Deps['caches'], DropGathering>();
-const plays = new WeakMap<Deps['caches'], DropGathering>();
+/** One per service's scores (tests run several services in one process), and kind of drop. */
+const drops = new WeakMap<LocalScores, DropGathering>();
+const plays = new WeakMap<LocalScores, DropGathering>();
 
-function gatheringOf(by: WeakMap<Deps['caches'], DropGathering>, deps: Deps, minAgeMs: number): DropGathering {
-  let gathering = by.get(deps.caches);
-  if (!gathering) by.set(deps.caches, (gathering = new DropGathering((ids) => dropEverywhere(deps, ids, minAgeMs))));
+function gatheringOf(by: WeakMap<LocalScores, DropGathering>, deps: TrustDeps, minAgeMs: number): DropGathering {
+  let gathering = by.get(deps.caches.trustScores);
+  if (!gathering) by.set(deps.caches.trustScores, (gathering = new DropGathering((ids) => dropEverywhere(deps, ids, minAgeMs))));
   return gathering;
 }
 
-async function dropEverywhere(deps: Deps, keys: string[], minAgeMs: number): Promise<void> {
+async function dropEverywhere(deps: TrustDeps, keys: string[], minAgeMs: number): Promise<void> {
   const held = await dropScores(deps.redis, keys, minAgeMs).catch((err: unknown) => {
     deps.log.error({ err }, 'trust scores not invalidated; they go stale within the cache lifetime');
     return minAgeMs === 0 ? keys : [];

@@ -1,6 +1,6 @@
 // /api/trust/partner-keys (partners.manage): the export feed's keys; the raw key is shown once.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -14,7 +14,7 @@ import type { PartnerTier } from './partner-key.repo.ts';
 export const partnerKeyPrefix = 'svcp_';
 const createBody = bodyOf<{ name: string; tier?: PartnerTier }>('partner-key-create.json');
 
-export function partnerKeysRouter(deps: Deps): Router<AppState> {
+export function partnerKeysRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/trust/partner-keys', sensitive: true });
   router.use(authenticate(deps), requirePermission('partners.manage'));
   const now = () => new Date(deps.clock.now()).toISOString();

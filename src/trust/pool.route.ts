@@ -2,7 +2,7 @@
 // (trust.moderate) list every submission and approve, reject or overturn. These controller answers
 // show the submitter and note to the people who judge them; the public trust routes never do.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { TrustDeps } from './lookup.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -17,7 +17,7 @@ import type { Decision, SubmissionBody } from './pool.ts';
 const submissionBody = bodyOf<SubmissionBody>('trust-submission-create.json');
 const listQuery = queryParser<{ status?: EntryStatus; limit: number; offset: number }>('query-trust-submissions.json');
 
-export function trustPoolRouter(deps: Deps): Router<AppState> {
+export function trustPoolRouter(deps: TrustDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/trust', sensitive: true });
   router.use(['/submissions', '/entries'], authenticate(deps));
 

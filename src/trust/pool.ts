@@ -1,6 +1,6 @@
 // The community ban pool's rules: what may be submitted, and the moderators' transitions. Every
 // change invalidates the player's cached score after it commits.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { isUuid } from '../http/uuid.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
@@ -8,6 +8,7 @@ import { resolvePlatformId } from '../identities/resolve.ts';
 import { banOfAccount, banSourcesFor, entryStatus, insertSubmission, transitionEntry } from './pool.repo.ts';
 import type { EntryStatus, PoolEntry, ReasonCategory } from './pool.repo.ts';
 import { invalidateTrustScores } from './lookup.ts';
+import type { TrustDeps } from './lookup.ts';
 
 export interface SubmissionBody {
   platformId?: string;
@@ -22,7 +23,7 @@ export interface SubmissionBody {
 const copied = (source: string) => new ApiError('CONFLICT', `this ban came ${source === 'import' ? 'from another community' : 'from the pool'}: only a community's own bans are evidence`);
 
 /** A community's submission, from scratch or from one of its own (manual) bans. */
-export async function submitToPool(deps: Deps, who: { accountId: string; userId: string }, body: SubmissionBody): Promise<PoolEntry> {
+export async function submitToPool(deps: TrustDeps, who: { accountId: string; userId: string }, body: SubmissionBody): Promise<PoolEntry> {
   const at = new Date(deps.clock.now()).toISOString();
   let platformId: string;
   let expiresAt = body.expiresAt ?? null;
@@ -59,7 +60,7 @@ const transitions = {
 export type Decision = keyof typeof transitions;
 
 /** A network moderator's decision; 404 for an unknown entry, 409 when its state does not allow it. */
-export async function decideEntry(deps: Deps, entryId: string, decision: Decision): Promise<PoolEntry> {
+export async function decideEntry(deps: TrustDeps, entryId: string, decision: Decision): Promise<PoolEntry> {
   if (!isUuid(entryId)) throw notFound('pool entry');
   const { from, to } = transitions[decision];
   const at = new Date(deps.clock.now()).toISOString();
@@ -69,7 +70,7 @@ export async function decideEntry(deps: Deps, entryId: string, decision: Decisio
   return entry;
 }
 
-async function missingOrConflict(deps: Deps, entryId: string, decision: Decision): Promise<ApiError> {
+async function missingOrConflict(deps: Core, entryId: string, decision: Decision): Promise<ApiError> {
   const status = await entryStatus(deps.db, entryId);
   if (status === undefined) return notFound('pool entry');
   return new ApiError('CONFLICT', `an entry that is ${status} cannot be ${decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'overturned'}`);

@@ -1,12 +1,12 @@
 // The pool entries behind a player's public score, for the public player page: which communities
 // reported the player, in which category, and where each entry stands. Names of submitting users,
 // free-text reasons and private notes stay with the moderators.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { publicEntriesOf } from './pool.repo.ts';
 import type { PublicEntry } from './pool.repo.ts';
 import { trustPlayerOf } from './lookup.ts';
 
-export async function publicEntries(deps: Deps, identifier: string): Promise<{ platformId: string; entries: PublicEntry[] }> {
+export async function publicEntries(deps: Core, identifier: string): Promise<{ platformId: string; entries: PublicEntry[] }> {
   const player = await trustPlayerOf(deps, identifier);
   return { platformId: player.platformId, entries: await publicEntriesOf(deps.db, player.platformId, new Date(deps.clock.now()).toISOString()) };
 }

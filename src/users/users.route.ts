@@ -1,6 +1,6 @@
 // /api/users: the account's controller users (users.manage).
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
@@ -14,7 +14,7 @@ import { changeUser, createUser, removeUser } from './users.ts';
 const createBody = bodyOf<{ username: string; password: string; role: Role }>('user-create.json');
 const updateBody = bodyOf<{ role?: Role; password?: string }>('user-update.json');
 
-export function usersRouter(deps: Deps): Router<AppState> {
+export function usersRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/users', sensitive: true });
   router.use(authenticate(deps), requirePermission('users.manage'));
 

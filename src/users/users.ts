@@ -1,6 +1,6 @@
 // Controller users of an account: creation with a hashed password, role and password changes,
 // removal (which ends the user's sessions). An account always keeps at least one owner.
-import type { Deps } from '../deps.ts';
+import type { Core } from '../core.ts';
 import { ApiError } from '../http/errors.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
@@ -19,7 +19,7 @@ export async function createUser(db: Queryable, accountId: string, username: str
   }
 }
 
-export async function changeUser(deps: Deps, accountId: string, userId: string, change: { role?: Role; password?: string }): Promise<User> {
+export async function changeUser(deps: Core, accountId: string, userId: string, change: { role?: Role; password?: string }): Promise<User> {
   const passwordHash = change.password ? await hashPassword(change.password) : undefined;
   const user = await inTransaction(deps.db, async (tx) => {
     if (change.role && change.role !== 'owner') await keepAnOwner(tx, accountId, userId);
@@ -31,7 +31,7 @@ export async function changeUser(deps: Deps, accountId: string, userId: string, 
   return user;
 }
 
-export async function removeUser(deps: Deps, accountId: string, userId: string): Promise<void> {
+export async function removeUser(deps: Core, accountId: string, userId: string): Promise<void> {
   const deleted = await inTransaction(deps.db, async (tx) => {
     await keepAnOwner(tx, accountId, userId);
     return deleteUser(tx, accountId, userId);

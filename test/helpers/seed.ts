@@ -4,7 +4,7 @@ import type { ExecutionContext } from 'ava';
 import type { Deps } from '../../src/deps.ts';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { mintApiKey } from '../../src/accounts/api-key.ts';
-import type { ApiKeyTier } from '../../src/accounts/api-key.ts';
+import type { ApiKeyTier } from '../../src/accounts/api-key.repo.ts';
 import { registerServer } from '../../src/servers/server.ts';
 import { validatorFor, describeErrors } from '../../src/http/schemas.ts';
 import type { TestEnv } from './env.ts';

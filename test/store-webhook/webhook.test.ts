@@ -11,7 +11,7 @@ import { markOperatorAccount } from '../../src/accounts/account.repo.ts';
 import { registerServer } from '../../src/servers/server.ts';
 import { revokeServerRow } from '../../src/servers/server.repo.ts';
 import { entriesOfPlayer } from '../../src/queue/queue.repo.ts';
-import type { StoreProduct } from '../../src/store-webhook/products.ts';
+import type { StoreProduct } from '../../src/config/store-products.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { makeGameFilesDir } from '../helpers/game-files-dir.ts';

@@ -35,9 +35,3 @@ export function storeProductsFrom(text: string | undefined): { products: StorePr
   }
   return { products, problems: [] };
 }
-
-/**
- * The product of a sku, if the table has one of its own: a sku a store sends is not trusted to be
- * a plain key (`__proto__` or `constructor` reached Object.prototype and answered 500).
- */
-export const productOf = (products: StoreProducts, sku: string): StoreProduct | undefined => (Object.hasOwn(products, sku) ? products[sku] : undefined);

@@ -1,0 +1,35 @@
+// The small core every capability builds on: the configuration, the two stores, the clock and the
+// log. Built once from the Config; nothing connects at import time. What a capability keeps of its
+// own (caches, waits, switches) it builds itself and the service composes (src/deps.ts).
+import type { Config } from './config.ts';
+import { systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { createLog } from './log.ts';
+import type { Log } from './log.ts';
+import { createDb } from './store/db.ts';
+import type { Db } from './store/db.ts';
+import { createRedis } from './store/redis.ts';
+import type { AppRedis } from './store/redis.ts';
+
+export interface Core {
+  config: Config;
+  db: Db;
+  redis: AppRedis;
+  clock: Clock;
+  log: Log;
+}
+
+export function createCore(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Core {
+  return {
+    config,
+    db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
+    redis: createRedis(config.redisUrl, config.redisPrefix),
+    clock: overrides.clock ?? systemClock,
+    log: overrides.log ?? createLog(config.logLevel),
+  };
+}
+
+export async function closeCore(core: Core): Promise<void> {
+  core.redis.disconnect();
+  await core.db.end();
+}
