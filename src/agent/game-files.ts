@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readUpTo } from './bounded-body.ts';
 import { gameFileProblem } from './game-file-check.ts';
 import type { GameFileKind } from './game-file-check.ts';
-import { writeFileAtomically } from './state-file.ts';
+import { writeAtomically } from '../store/atomic-write.ts';
 import type { AgentLog } from './sender.ts';
 
 /** A pull larger than this is refused: 8 MiB holds some 130,000 Steam64 bans (two lines each). */
@@ -78,7 +78,7 @@ async function pullFile(opts: GameFilesOptions, route: GameFileKind, name: strin
   }
   const path = join(opts.dir, name);
   if (await sameContent(path, bytes)) return false;
-  await writeFileAtomically(path, bytes);
+  await writeAtomically(path, bytes);
   opts.log.info({ file: path, bytes: bytes.length }, 'game file written');
   return true;
 }

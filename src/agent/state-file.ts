@@ -1,9 +1,8 @@
 // The agent's state file: how far each log file has been read and acknowledged by the service.
-// Written atomically (a temporary file in the same folder, fsync, rename), so a crash leaves the
-// old state or the new one, never half of one.
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import process from 'node:process';
+// Written atomically (src/store/atomic-write.ts), so a crash leaves the old state or the new one,
+// never half of one.
+import { readFile } from 'node:fs/promises';
+import { writeAtomically } from '../store/atomic-write.ts';
 
 export interface AgentState {
   version: 1;
@@ -34,21 +33,4 @@ export async function loadState(path: string, serverId: string): Promise<AgentSt
   return { version: 1, serverId, files };
 }
 
-export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const file = await open(temp, 'w');
-  try {
-    await file.writeFile(content);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-}
-
-export const saveState = (path: string, state: AgentState) => writeFileAtomically(path, `${JSON.stringify(state, null, 1)}\n`);
+export const saveState = (path: string, state: AgentState) => writeAtomically(path, `${JSON.stringify(state, null, 1)}\n`);

@@ -5,9 +5,9 @@
 // processes changing mappings at once never lose one. An unreadable file or an unknown role means
 // the built-in chat-bot role: a mistake in the file never grants more.
 import { mkdir, readFile, stat } from 'node:fs/promises';
+import { writeAtomically } from '../store/atomic-write.ts';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import writeFileAtomic from 'write-file-atomic';
 import type { Core } from '../core.ts';
 import { roles } from '../auth/permissions.ts';
 import type { Role } from '../auth/permissions.ts';
@@ -63,7 +63,7 @@ export async function setChatRole(deps: Core, accountId: string, chatUserId: str
       if (role === null) delete current[chatUserId];
       else current[chatUserId] = role;
       await mkdir(resolve(deps.config.chat.rolesDir), { recursive: true });
-      await writeFileAtomic(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
+      await writeAtomically(file, `${JSON.stringify(current, null, 2)}\n`, 0o600);
       return { before };
     });
     if (done) return done.before;

@@ -8,7 +8,7 @@ import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomically } from './atomic-write.ts';
+import { writeAtomically } from '../store/atomic-write.ts';
 import { hostFilePath } from './host-path.ts';
 
 export const maxReadBytes = 8 * 1024 * 1024;

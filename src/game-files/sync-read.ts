@@ -5,7 +5,7 @@
 // file on this host is read or written at all.
 import type { Core } from '../core.ts';
 import { liveServerFilePaths } from '../servers/server.repo.ts';
-import { removeStaleTemps } from './atomic-write.ts';
+import { removeStaleTemps } from '../store/atomic-write.ts';
 import { defaultLineEnding, lineEndingOf } from './ban-file.ts';
 import type { LineEnding } from './ban-file.ts';
 import type { SyncTarget } from './game-files.repo.ts';

@@ -1,6 +1,7 @@
-// The reference client's mirror file: read (or start empty), and written atomically (a temporary
-// file renamed over it), so an interrupted run leaves the previous, consistent mirror behind.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+// The reference client's mirror file: read (or start empty), and written atomically
+// (src/store/atomic-write.ts), so an interrupted run leaves the previous, consistent mirror behind.
+import { readFile } from 'node:fs/promises';
+import { writeAtomically } from '../store/atomic-write.ts';
 import { emptyMirror, MirrorError, syncMirror } from './mirror.ts';
 import type { MirrorOptions, MirrorState } from './mirror.ts';
 
@@ -18,9 +19,7 @@ export async function readMirror(path: string, url: string): Promise<MirrorState
 }
 
 export async function writeMirror(path: string, state: MirrorState): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(temporary, path);
+  await writeAtomically(path, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** One run of `trust mirror`: load, follow the feed, save. */

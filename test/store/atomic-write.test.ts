@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
-import { removeStaleTemps, writeAtomically } from '../../src/game-files/atomic-write.ts';
+import { removeStaleTemps, writeAtomically } from '../../src/store/atomic-write.ts';
 import { versions } from './fixtures/versions.ts';
 
 const known = new Set(versions);

@@ -1,5 +1,5 @@
-// Atomic replacement of a game file (docs/game-files.md): the content goes to a temporary file in the same
-// folder, is fsynced, renamed over the file, and the folder is fsynced so the rename itself
+// Atomic replacement of a file (game files, the agent's state, chat roles, a trust mirror): the
+// content goes to a temporary file in the same folder, is fsynced, renamed over the file, and the folder is fsynced so the rename itself
 // survives a power cut. A reader sees the old file or the new one, never a part of one. Temporary
 // files a killed writer left behind are removed before the next write.
 import { randomBytes } from 'node:crypto';
@@ -24,10 +24,10 @@ export async function removeStaleTemps(path: string): Promise<number> {
   return stale.length;
 }
 
-export async function writeAtomically(path: string, content: string | Buffer): Promise<void> {
+export async function writeAtomically(path: string, content: string | Buffer, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `${tempPrefix(path)}${randomBytes(6).toString('hex')}${tempSuffix}`);
-  const file = await open(temp, 'wx', 0o644);
+  const file = await open(temp, 'wx', mode);
   try {
     await file.writeFile(content);
     await file.sync();
