@@ -6,6 +6,8 @@ export default tseslint.config(
   { ignores: ['node_modules/**', 'web/dist/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // .dependency-cruiser.cjs is CommonJS: its module and require are not undefined globals.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
