@@ -17,7 +17,7 @@ const procfile = Object.fromEntries(readFileSync(new URL('Procfile', root), 'utf
 test('the Procfile starts web and worker with the flags', (t) => {
   t.deepEqual(Object.keys(procfile).sort(), ['web', 'worker']);
   for (const [name, command] of Object.entries(procfile)) {
-    t.regex(command, /^node .*src\/main\.ts --role (web|worker)$/, name);
+    t.regex(command, /^node .*dist\/main\.js --role (web|worker)$/, name);
     for (const flag of flags) t.true(command.split(' ').includes(flag), `${name}: ${flag}`);
   }
 });
@@ -26,7 +26,7 @@ test('npm start and npm run demo pass the flags to node', (t) => {
   for (const name of ['start', 'demo']) {
     const words = scripts[name]!.split(' ');
     t.is(words[0], 'node', name);
-    for (const flag of flags) t.true(words.indexOf(flag) > 0 && words.indexOf(flag) < words.indexOf('src/main.ts'), `${name}: ${flag}`);
+    for (const flag of flags) t.true(words.indexOf(flag) > 0 && words.indexOf(flag) < words.indexOf('dist/main.js'), `${name}: ${flag}`);
   }
 });
 
