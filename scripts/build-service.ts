@@ -12,6 +12,8 @@ import { distDir, root } from './paths.ts';
 
 const srcDir = join(root, 'src');
 const stamp = join(distDir, '.built');
+/** Built by scripts/build-agent.ts into the same folder: a service build leaves it. */
+const notOurs = new Set(['agent.mjs']);
 
 export const service = {
   name: 'service',
@@ -20,7 +22,7 @@ export const service = {
   build: async () => {
     // From clean, so a source deleted or renamed leaves no module behind to be imported by mistake.
     mkdirSync(distDir, { recursive: true });
-    for (const name of readdirSync(distDir)) rmSync(join(distDir, name), { recursive: true });
+    for (const name of readdirSync(distDir)) if (!notOurs.has(name)) rmSync(join(distDir, name), { recursive: true });
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
     cpSync(srcDir, distDir, { recursive: true, filter: (from) => !from.endsWith('.ts') });

@@ -1,11 +1,12 @@
-// Builds what runs without TypeScript: `build [--if-stale] [web] [service]` (both when none is
-// named). --if-stale builds only what is missing or older than a source of it: npm ci (prepare),
-// npm start, npm run demo, npm run cli and npm test run it so.
+// Builds what runs without TypeScript: `build [--if-stale] [web] [service] [agent]` (all three when
+// none is named). --if-stale builds only what is missing or older than a source of it: npm ci
+// (prepare), npm start, npm run demo, npm run cli, npm run agent and npm test run it so.
 import process from 'node:process';
 import { web } from '../web/build.ts';
+import { agent } from './build-agent.ts';
 import { service } from './build-service.ts';
 
-const targets = { web, service };
+const targets = { web, service, agent };
 const args = process.argv.slice(2);
 const ifStale = args.includes('--if-stale');
 const named = args.filter((a) => a !== '--if-stale');

@@ -1,4 +1,4 @@
-// Where the builds read and write: the repository root and dist/.
+// Where the builds read and write: the repository root and the service's and agent's dist/.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
