@@ -14,7 +14,7 @@ import test from 'ava';
 import { createApp } from '../../src/app.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { agent, agentBundle } from '../../scripts/build-agent.ts';
-const agentNodeFlags = () => ['--max-old-space-size=64', '--max-semi-space-size=4'];
+import { agentNodeFlags } from '../../bench/v8-flags.ts';
 import { testEnv, t0 } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { dataGet, tenant } from '../helpers/seed.ts';
