@@ -3,9 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'web/dist/**', 'test-artifacts/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'web/dist/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // .dependency-cruiser.cjs is CommonJS: its module and require are not undefined globals.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

@@ -11,11 +11,9 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { writeBenchLog } from './adm-log.ts';
+import { agentNodeFlags } from './v8-flags.ts';
 
 export const agentTargets = { linesPerSec: 20_000, peakRssMb: 150 };
-
-/** The V8 limits `npm run agent` runs with (package.json): the agent's live data is a few MB. */
-const agentNodeFlags = ['--max-old-space-size=64', '--max-semi-space-size=4'];
 
 export interface AgentOutcome {
   lines: number;
@@ -41,7 +39,7 @@ export async function measureAgent(o: { url: string; serverId: string; token: st
     await writeBenchLog(file, o.lines);
     const fileMb = (await stat(file)).size / 1024 / 1024;
     o.say(`  agent: ${o.lines.toLocaleString('en')} lines (${fileMb.toFixed(0)} MB) written; reading them with --once ...`);
-    const child = spawn(process.execPath, [...agentNodeFlags, '--import', 'tsx', 'bench/agent-child.ts'], {
+    const child = spawn(process.execPath, [...agentNodeFlags(), '--import', 'tsx', 'bench/agent-child.ts'], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, BENCH_AGENT_URL: o.url, BENCH_AGENT_SERVER: o.serverId, BENCH_AGENT_TOKEN: o.token, BENCH_AGENT_LOGS: dir },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { serviceNodeFlags } from './service-env.ts';
+import { serviceNodeFlags } from './v8-flags.ts';
 
 export interface Child {
   name: string;
@@ -56,11 +56,11 @@ export async function startChild(name: string, script: string, args: string[], e
 }
 
 /**
- * The service (`src/main.ts --role web`) with the V8 flags the Procfile and `npm start` give it:
+ * The service (`src/main.ts --role web`) with the V8 flags bin/service gives it (from source, here):
  * measured without them it is not the service users run.
  */
 export const startService = (name: string, env: Record<string, string>): Promise<Child> =>
-  startChild(name, 'src/main.ts', ['--role', 'web'], env, '/api/health', serviceNodeFlags);
+  startChild(name, 'src/main.ts', ['--role', 'web'], env, '/api/health', serviceNodeFlags());
 
 async function waitUntilAnswering(child: Child, path: string, timeoutMs = 60_000): Promise<void> {
   let gone = false;

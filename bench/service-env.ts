@@ -4,13 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 
-/**
- * The V8 flags of the Procfile's and `npm start`'s command line (docs/decisions.md): a larger young
- * generation, and no allocation-site pretenuring. The second is refused in NODE_OPTIONS, so these
- * go on the command line of each service the bench starts.
- */
-export const serviceNodeFlags = ['--max-semi-space-size=32', '--no-allocation-site-pretenuring'];
-
 /** Far above anything the bench can send: the limiter runs its script on every request, and allows it. */
 export const unlimited = '1000000000';
 export const serviceEnv: Record<string, string> = {

@@ -1,6 +1,7 @@
 // Entry point of the game-server agent: `npm run agent -- --url ... --server ... --token ...
-// --logs ...`. Exits 0 when --once has every line acknowledged or SIGTERM/SIGINT stopped it;
-// 1 with the reason when the service refused a batch; 2 for bad options.
+// --logs ...`, or on a game host its bundle, `node agent.mjs ...` (npm run build:agent). Exits 0
+// when --once has every line acknowledged or SIGTERM/SIGINT stopped it; 1 with the reason when
+// the service refused a batch; 2 for bad options.
 import process from 'node:process';
 import { CommanderError } from 'commander';
 import { createLog } from '../log.ts';
