@@ -9,7 +9,7 @@ import { boot, configOrExit } from './boot.ts';
 import { closeDeps } from './deps.ts';
 import { loadDemo } from './demo/load-demo.ts';
 import { demoInstructions } from './demo/instructions.ts';
-import { startWorker } from './worker/schedule.ts';
+import { startWorker } from '../workers/main.ts';
 
 const options = new Command()
   .name('main')

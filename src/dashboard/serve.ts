@@ -4,12 +4,12 @@
 // JSON 404). /p/<identifier> is the public player page; /assets/* are the hashed bundles; every
 // other path is the dashboard's own address (its router reads the path), so index.html answers it.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/context.ts';
+import { projectPath } from '../project-root.ts';
 
-export const distDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const distDir = projectPath('web', 'dist');
 
 // Any letter case: /API/SERVERS is the routers' (a 404 or 401 there), never a page.
 const reserved = /^\/(api|\.well-known)(\/|$)/i;

@@ -10,9 +10,10 @@ import type { Deps } from '../deps.ts';
 import { mintApiKey, resolveApiKey } from '../accounts/api-key.ts';
 import { verifyIngestToken } from '../ingest/ingest-token.ts';
 import { rotateIngestToken } from '../servers/server.ts';
+import { projectPath } from '../project-root.ts';
 
 /** Beside the project; tests pass a file of their own. */
-export const defaultCredentialsFile = new URL('../../.demo-credentials.json', import.meta.url);
+export const defaultCredentialsFile = projectPath('.demo-credentials.json');
 
 interface Saved {
   apiKey?: string;
@@ -25,7 +26,7 @@ type SavedByStore = Record<string, Saved>;
 // Keyed by a hash: the database URL may carry its password, which has no place in this file.
 const storeOf = (deps: Deps) => createHash('sha256').update(`${deps.config.databaseUrl}#${deps.config.databaseSchema}`).digest('hex').slice(0, 32);
 
-function readSaved(file: URL): SavedByStore {
+function readSaved(file: string): SavedByStore {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as SavedByStore;
   } catch {
@@ -51,7 +52,7 @@ export async function demoCredentials(
   return { apiKey, ingestTokens };
 }
 
-function writeSaved(file: URL, all: SavedByStore): void {
+function writeSaved(file: string, all: SavedByStore): void {
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
 }

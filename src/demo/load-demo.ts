@@ -26,6 +26,7 @@ import { defaultCredentialsFile, demoCredentials } from './credentials.ts';
 import { demoAdmin, demoPoolEntry } from './admin.ts';
 import type { DemoAdmin } from './admin.ts';
 import { findUserForLogin } from '../users/user.repo.ts';
+import { projectPath } from '../project-root.ts';
 
 interface DemoFixture {
   account: { id: string; name: string };
@@ -50,8 +51,8 @@ export interface DemoData {
   poolPlayer: string;
 }
 
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8')) as DemoFixture;
-const logsDir = new URL('../../fixtures/demo-logs/', import.meta.url);
+const fixture = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as DemoFixture;
+const logsDir = projectPath('fixtures', 'demo-logs');
 
 /** The demo logs' template, as fixture and generator define it (a test keeps the files equal to it). */
 export const demoLogTemplate = () => demoLogs({ ...fixture, kills: fixture.servers[0]!.kills });
@@ -106,7 +107,7 @@ function statusHistory(server: DemoFixture['servers'][number], nowMs: number, un
   return events;
 }
 
-export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoData> {
+export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<DemoData> {
   const nowMs = deps.clock.now();
   const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id, new Date(nowMs).toISOString());
   // The demo's history (kills, its log) is timed from the demo account's creation, so every run on
@@ -157,8 +158,8 @@ export async function loadDemo(deps: Deps, credentialsFile?: URL): Promise<DemoD
  * again: a re-run counts nothing twice).
  */
 async function feedThroughAgent(deps: Deps, serverId: string, token: string, firstRunMs: number, nowMs: number): Promise<AgentReport> {
-  const history = readFileSync(new URL(historyFile, logsDir), 'utf8');
-  const session = readFileSync(new URL(sessionFile, logsDir), 'utf8');
+  const history = readFileSync(join(logsDir, historyFile), 'utf8');
+  const session = readFileSync(join(logsDir, sessionFile), 'utf8');
   const shiftMs = (untilMs: number) => untilMs - 10_000 - templateNewestMs(session);
   const dir = await mkdtemp(join(tmpdir(), 'gameservice-demo-'));
   const server = createApp(deps).listen(0, '127.0.0.1');

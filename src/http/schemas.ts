@@ -1,22 +1,24 @@
 // Loads the JSON Schemas in schemas/ once and compiles validators from them (Ajv, 2020-12 dialect).
 // The same files build the OpenAPI document and check responses in the tests.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import * as addFormatsModule from 'ajv-formats';
 import { badRequest } from './errors.ts';
+import { projectPath } from '../project-root.ts';
 
 // ajv-formats is CommonJS: Node puts the plugin on `default`, and so does Deno.
 const addFormats = addFormatsModule.default as unknown as typeof addFormatsModule.default.default;
 
-const schemaDir = new URL('../../schemas/', import.meta.url);
+const schemaDir = projectPath('schemas');
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
 
 export const schemas: JsonSchema[] = readdirSync(schemaDir)
   .filter((file) => file.endsWith('.json'))
   .sort()
-  .map((file) => JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8')) as JsonSchema);
+  .map((file) => JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as JsonSchema);
 
 function createAjv(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: false, coerceTypes, useDefaults: true, discriminator: true, strict: true, strictRequired: false });

@@ -1,13 +1,13 @@
 // Applies the versioned SQL migrations in migrations/ (node-pg-migrate), then the repeatable SQL
 // (functions and triggers, kept beside their capability: repeatable-sql.ts), and creates the
 // database itself when it does not exist yet, so a fresh machine needs no manual step.
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { Log } from '../log.ts';
 import { adoptBaseline, applyRepeatableSql } from './repeatable-sql.ts';
+import { projectPath } from '../project-root.ts';
 
-const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
+const migrationsDir = projectPath('migrations');
 
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { jobs, runJob } from '../../src/worker/schedule.ts';
+import { jobs, runJob } from '../../workers/main.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { community } from './helpers.ts';

@@ -4,7 +4,6 @@ import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { demoLogTemplate, loadDemo } from '../../src/demo/load-demo.ts';
 import { historyFile, retime, sessionFile, templateNewestMs } from '../../src/demo/demo-log.ts';
@@ -16,7 +15,7 @@ import { ev, ingest } from '../helpers/seed.ts';
 test('a re-run of the demo reuses its key and tokens; each printed token works', async (t) => {
   const env = await testEnv();
   t.teardown(env.close);
-  const file = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
+  const file = join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json');
   const first = await loadDemo(env.deps, file);
   const leaderboard = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)).body;
   env.clock.advance(60_000); // a later run: its session log is a new file
@@ -52,7 +51,7 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
   const kills = async () => (await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = ANY($1::uuid[])', [second.servers.map((s) => s.id)])).rows[0]!.n;
   const killsBefore = await kills();
   env.clock.advance(24 * 3600_000);
-  const clone = await loadDemo(env.deps, pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json')));
+  const clone = await loadDemo(env.deps, join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
   t.true(clone.agent.duplicates > 400, 'the history counted once');
   const fromClone = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', clone.apiKey)).body;
   t.deepEqual(fromClone.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
@@ -77,7 +76,7 @@ test('re-timing moves every line and header by the shift, keeping byte lengths (
 test('the demo server is fed by the agent from the DayZ log: leaderboard, killfeed and online players come from it', async (t) => {
   const env = await testEnv();
   t.teardown(env.close);
-  const file = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
+  const file = join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json');
   const demo = await loadDemo(env.deps, file);
   t.like(demo.agent, { unparsed: 0, rejected: 0 });
   t.true(demo.agent.sent > 400);

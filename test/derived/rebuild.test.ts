@@ -5,7 +5,7 @@ import { rebuildDerivedState } from '../../src/derived/rebuild.ts';
 import { revokeServer } from '../../src/servers/server.ts';
 import { appliedVersion } from '../../src/stats/stats.store.ts';
 import { jobLockKey, serverKeys } from '../../src/store/keys.ts';
-import { jobs, runJob } from '../../src/worker/schedule.ts';
+import { jobs, runJob } from '../../workers/main.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/seed.ts';

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { eventIdRetentionMs, keepEventClaims } from '../../src/ingest/event-claims.ts';
 import type { ClaimsUpkeep } from '../../src/ingest/event-claims.ts';
 import { claimDays } from '../../src/ingest/event-claims.repo.ts';
-import { jobs, runJob } from '../../src/worker/schedule.ts';
+import { jobs, runJob } from '../../workers/main.ts';
 import { t0, testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, ev, ingest, tenant } from '../helpers/seed.ts';

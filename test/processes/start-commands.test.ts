@@ -36,10 +36,10 @@ test('the bench reads the flags from bin/service', (t) => {
 async function launch(args: string[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'launcher-'));
   await mkdir(join(dir, 'bin'));
-  await mkdir(join(dir, 'dist'));
+  await mkdir(join(dir, 'dist', 'src'), { recursive: true });
   await mkdir(join(dir, 'stubs'));
   await copyFile(new URL('bin/service', root), join(dir, 'bin/service'));
-  await writeFile(join(dir, 'dist/main.js'), '');
+  await writeFile(join(dir, 'dist/src/main.js'), '');
   for (const name of ['node', 'npx']) {
     await writeFile(join(dir, 'stubs', name), `#!/bin/sh\necho ${name} "$@"\n`);
     await chmod(join(dir, 'stubs', name), 0o755);
@@ -49,7 +49,7 @@ async function launch(args: string[]): Promise<string> {
 }
 
 test('bin/service runs the build under Node with the flags, and the sources under Deno with the same flags', async (t) => {
-  t.is(await launch(['--role', 'web']), `node ${flags.join(' ')} <root>/bin/../dist/main.js --role web`);
+  t.is(await launch(['--role', 'web']), `node ${flags.join(' ')} <root>/bin/../dist/src/main.js --role web`);
   t.is(await launch(['--deno', '--demo']), `npx --yes deno@2.9.6 run --allow-all --v8-flags=${flags.join(',')} <root>/bin/../src/main.ts --demo`);
 });
 

@@ -3,15 +3,15 @@
 // replicas never run one twice.
 import { setTimeout as delay } from 'node:timers/promises';
 import schedule from 'node-schedule';
-import type { Deps } from '../deps.ts';
-import { withJobLock } from '../store/job-lock.ts';
-import { reconcileDerivedState } from '../derived/reconcile.ts';
-import { keepEventClaims } from '../ingest/event-claims.ts';
-import { expireFileEntries, syncRequestedFiles } from '../game-files/file-jobs.ts';
-import { expireTrustEntries } from '../trust/expiry.ts';
-import { pruneMetricsSamples } from '../servers/metrics.ts';
-import { expireServerCommands } from '../commands/commands.ts';
-import { queueScheduledRestarts } from '../commands/restart-schedules.ts';
+import type { Deps } from '../src/deps.ts';
+import { withJobLock } from '../src/store/job-lock.ts';
+import { reconcileDerivedState } from '../src/derived/reconcile.ts';
+import { keepEventClaims } from '../src/ingest/event-claims.ts';
+import { expireFileEntries, syncRequestedFiles } from '../src/game-files/file-jobs.ts';
+import { expireTrustEntries } from '../src/trust/expiry.ts';
+import { pruneMetricsSamples } from '../src/servers/metrics.ts';
+import { expireServerCommands } from '../src/commands/commands.ts';
+import { queueScheduledRestarts } from '../src/commands/restart-schedules.ts';
 
 interface Job {
   name: string;
