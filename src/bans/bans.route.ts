@@ -3,26 +3,21 @@
 import Router from '@koa/router';
 import type { BanDeps } from './bans.ts';
 import type { AppContext, AppState } from '../http/context.ts';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { findBan, searchBans } from './ban.repo.ts';
 import type { BanSearch } from './ban.repo.ts';
-import { BanConflict, banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
-import type { Actor, BanInput, BanPatch } from './bans.ts';
+import { banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
+import type { BanInput, BanPatch } from './bans.ts';
+import { actorOf } from '../audit/actor.ts';
 
 const createBody = bodyOf<BanInput>('ban-create.json');
 const updateBody = bodyOf<BanPatch>('ban-update.json');
 const importBody = bodyOf<{ banId: string }>('ban-import.json');
 const searchQuery = queryParser<BanSearch>('query-ban-search.json');
-
-/** The signed-in user (or the chat user a bot acts for) as the audit log and the ban record name them. */
-export const actorOf = (ctx: AppContext): Actor => {
-  const p = principalOf(ctx);
-  return { type: p.via === 'chat' ? 'chat' : 'user', id: p.userId, name: p.username, ip: ctx.state.clientIp || null };
-};
 
 const banIdOf = (ctx: AppContext) => {
   const id = ctx.params.banId!;
@@ -35,16 +30,6 @@ function checkFuture(expiresAt: string | null | undefined, nowMs: number): void 
   if (typeof expiresAt === 'string' && Date.parse(expiresAt) <= nowMs) throw badRequest('body expiresAt must be in the future');
 }
 
-export async function conflictsAs409<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof BanConflict) throw new ApiError('CONFLICT', err.message);
-    throw err;
-  }
-}
-
-/** 403 unless the role grants one of the permissions (reading: managers, or anyone who may read servers). */
 export function bansRouter(deps: BanDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/bans', sensitive: true });
   router.use(authenticate(deps));
@@ -61,14 +46,14 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
   router.post('/', manage, jsonBody, async (ctx) => {
     const input = createBody(ctx);
     checkFuture(input.expiresAt, now());
-    const ban = await conflictsAs409(() => createBan(deps, principalOf(ctx).accountId, input, actorOf(ctx)));
+    const ban = await createBan(deps, principalOf(ctx).accountId, input, actorOf(ctx));
     ctx.status = 201;
     ctx.body = banView(ban, now());
   });
 
   router.post('/import', manage, jsonBody, async (ctx) => {
     const { banId } = importBody(ctx);
-    const ban = await conflictsAs409(() => importBan(deps, principalOf(ctx).accountId, banId.toLowerCase(), actorOf(ctx)));
+    const ban = await importBan(deps, principalOf(ctx).accountId, banId.toLowerCase(), actorOf(ctx));
     if (!ban) throw notFound('shared ban in force');
     ctx.status = 201;
     ctx.body = banView(ban, now());
@@ -83,13 +68,13 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
   router.patch('/:banId', manage, jsonBody, async (ctx) => {
     const patch = updateBody(ctx);
     checkFuture(patch.expiresAt, now());
-    const ban = await conflictsAs409(() => changeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), patch, actorOf(ctx)));
+    const ban = await changeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), patch, actorOf(ctx));
     if (!ban) throw notFound('ban');
     ctx.body = banView(ban, now());
   });
 
   router.delete('/:banId', manage, async (ctx) => {
-    const ban = await conflictsAs409(() => removeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), actorOf(ctx)));
+    const ban = await removeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), actorOf(ctx));
     if (!ban) throw notFound('ban');
     ctx.body = banView(ban, now());
   });

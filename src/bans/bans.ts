@@ -2,6 +2,8 @@
 // every server of the account; each change is audited in the same transaction and asks for the
 // account's ban files to be synced. A ban naming a Steam64 whose DayZ ID is still a player of its
 // own merges that player into the Steam64 (docs/api.md, Player ids).
+import { ApiError } from '../http/errors.ts';
+import type { Actor } from '../audit/actor.ts';
 import type { Core } from '../core.ts';
 import type { ServerReadDeps } from '../stats/server-reads.ts';
 import type { TrustDeps } from '../trust/lookup.ts';
@@ -19,13 +21,6 @@ import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
 import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
 
-/** Who did it, as the audit log names them. */
-export interface Actor {
-  type: 'user' | 'system' | 'chat' | 'store';
-  id: string | null;
-  name: string | null;
-  ip?: string | null;
-}
 
 export interface BanInput {
   platformId: string;
@@ -35,7 +30,8 @@ export interface BanInput {
   durationMinutes?: number;
 }
 
-export class BanConflict extends Error {}
+/** A change the ban's state does not allow: 409. */
+const conflict = (message: string) => new ApiError('CONFLICT', message);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -84,7 +80,7 @@ async function placeBan(deps: BanDeps, accountId: string, ban: PlacedBan, actor:
     // One ban in force per player: concurrent requests for the same player (in either id form) queue here.
     await lockPlayerBans(tx, accountId, isSteam64(platformId) ? dayzIdOf(platformId) : platformId);
     const existing = await activeBanOf(tx, accountId, isSteam64(platformId) ? [platformId, dayzIdOf(platformId)] : [platformId], nowIso);
-    if (existing) throw new BanConflict(`the player already has a ban in force (${existing.id})`);
+    if (existing) throw conflict(`the player already has a ban in force (${existing.id})`);
     const id = await insertBan(tx, accountId, {
       platformId, dayzId: isSteam64(platformId) ? dayzIdOf(platformId) : null, playerName: ban.playerName ?? null, reason: ban.reason ?? null,
       source: ban.source, bannedAt: nowIso, expiresAt: ban.expiresAt, createdBy: { id: actor.id, name: actor.name }, importedFrom: ban.importedFrom ?? null,
@@ -122,7 +118,7 @@ export async function importBan(deps: BanDeps, accountId: string, banId: string,
   const shared = await findSharedBan(deps.db, banId);
   const nowMs = deps.clock.now();
   if (!shared || shared.liftedAt !== null || (shared.expiresAt !== null && Date.parse(shared.expiresAt) <= nowMs)) return undefined;
-  if (shared.accountId === accountId) throw new BanConflict('this ban is already your own');
+  if (shared.accountId === accountId) throw conflict('this ban is already your own');
   return placeBan(deps, accountId, {
     platformId: shared.platformId, playerName: shared.playerName, reason: shared.reason, expiresAt: shared.expiresAt, source: 'import', importedFrom: shared.id,
   }, actor, 'ban.import');
@@ -146,23 +142,23 @@ export async function changeBan(deps: Core, accountId: string, banId: string, pa
   return inTransaction(deps.db, async (tx) => {
     const existing = await findBan(tx, accountId, banId);
     if (!existing) return undefined;
-    if (existing.liftedAt !== null) throw new BanConflict('a lifted ban cannot be changed');
+    if (existing.liftedAt !== null) throw conflict('a lifted ban cannot be changed');
     const updated = await updateBan(tx, accountId, banId, change, nowIso);
-    if (!updated) throw new BanConflict('a lifted ban cannot be changed');
+    if (!updated) throw conflict('a lifted ban cannot be changed');
     await audit(tx, accountId, nowIso, actor, 'ban.update', banId, { changed: Object.keys(change), ...('expiresAt' in change ? { expiresAt: change.expiresAt } : {}) });
     if ('expiresAt' in change) await requestAccountSync(tx, accountId, 'bans', nowIso);
     return updated;
   });
 }
 
-/** Lifts a ban (kept in history); undefined when unknown, a BanConflict when lifted before. */
+/** Lifts a ban (kept in history); undefined when unknown, 409 when lifted before. */
 export async function removeBan(deps: Core, accountId: string, banId: string, actor: Actor): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   return inTransaction(deps.db, async (tx) => {
     const existing = await findBan(tx, accountId, banId);
     if (!existing) return undefined;
     const lifted = await liftBan(tx, accountId, banId, nowIso, { id: actor.id, name: actor.name });
-    if (!lifted) throw new BanConflict('the ban was lifted before');
+    if (!lifted) throw conflict('the ban was lifted before');
     await audit(tx, accountId, nowIso, actor, 'ban.lift', banId, { platformId: lifted.platformId });
     await requestAccountSync(tx, accountId, 'bans', nowIso);
     return lifted;

@@ -8,7 +8,7 @@ import type { Permission } from '../auth/permissions.ts';
 import { ownedServerStatusBody } from '../data-api/servers.ts';
 import { onlinePage } from '../data-api/online.ts';
 import { notFound } from '../http/errors.ts';
-import { actorOf, conflictsAs409 } from '../bans/bans.route.ts';
+import { actorOf } from '../audit/actor.ts';
 import { canonicalPlatformId, createBan, removeBan } from '../bans/bans.ts';
 import { queuePlayer, removeQueueEntry } from '../queue/queue.ts';
 import { entriesOfPlayer } from '../queue/queue.repo.ts';
@@ -103,7 +103,7 @@ export const chatActions: Record<string, ChatAction> = {
     params: 'chat-params-ban-create.json',
     run: async ({ deps, ctx, accountId }, params) => {
       const { platformId, reason, durationMinutes } = params as { platformId: string; reason?: string; durationMinutes?: number };
-      const ban = await conflictsAs409(() => createBan(deps, accountId, { platformId, reason: reason ?? null, durationMinutes }, actorOf(ctx)));
+      const ban = await createBan(deps, accountId, { platformId, reason: reason ?? null, durationMinutes }, actorOf(ctx));
       return { text: `banned ${ban.playerName ?? ban.platformId} on every server ${until(ban.expiresAt)} (ban ${ban.id})`, banId: ban.id, platformId: ban.platformId, expiresAt: ban.expiresAt };
     },
   },

@@ -8,7 +8,7 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
-import { actorOf } from '../bans/bans.route.ts';
+import { actorOf } from '../audit/actor.ts';
 import { listQueueEntries } from './queue.repo.ts';
 import type { QueueSearch } from './queue.repo.ts';
 import { UnknownServers, changeQueueEntry, queuePlayer, queueEntryView, removeQueueEntry } from './queue.ts';

@@ -9,7 +9,7 @@ import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
 import { isSteam64 } from '../identities/id-forms.ts';
-import type { Actor } from '../bans/bans.ts';
+import type { Actor } from '../audit/actor.ts';
 import { canonicalPlatformId, mergeOrphanDayzId } from '../bans/bans.ts';
 import { liveServerIdsOf } from '../servers/server.repo.ts';
 import { requestAccountSync, requestServerSync } from '../game-files/sync-requests.ts';

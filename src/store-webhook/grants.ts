@@ -10,7 +10,7 @@ import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { ApiError } from '../http/errors.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
-import type { Actor } from '../bans/bans.ts';
+import type { Actor } from '../audit/actor.ts';
 import { mergeOrphanDayzId } from '../bans/bans.ts';
 import { operatorAccountId } from '../accounts/account.repo.ts';
 import { isSteam64 } from '../identities/id-forms.ts';

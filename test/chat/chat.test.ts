@@ -186,6 +186,8 @@ test('moderation actions run through the bans, queue and server-control code, un
   assertError(t, await chat(env, { action: 'ban.create', serverId, params: { platformId: player } }, {}), 409, 'CONFLICT', 'one ban in force per player');
   t.is((await chat(env, { action: 'ban.revoke', serverId, params: { banId: banned.body.result.banId } }, {})).status, 200);
   t.truthy((await api(t, env, owner, 'get', `/api/bans/${banned.body.result.banId}`)).body.liftedAt);
+  // Lifting it again is the caller's mistake, answered as the controller answers it.
+  assertError(t, await chat(env, { action: 'ban.revoke', serverId, params: { banId: banned.body.result.banId } }, {}), 409, 'CONFLICT', 'a lifted ban is not lifted twice');
 
   const queued = await chat(env, { action: 'queue.add', serverId, params: { platformId: player, durationDays: 30 } }, {});
   t.regex(queued.body.result.text, /^added priority queue for 76561198000000077 on every server until /);

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { createBan, removeBan } from '../../src/bans/bans.ts';
-import type { Actor } from '../../src/bans/bans.ts';
+import type { Actor } from '../../src/audit/actor.ts';
 import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { syncGameFiles } from '../../src/game-files/sync.ts';
 import { expireGameFileEntries } from '../../src/game-files/expiry-job.ts';
