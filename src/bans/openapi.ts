@@ -1,5 +1,5 @@
 // OpenAPI description of the ban routes (session, bans.manage).
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const session = { 401: e('no session (UNAUTHORIZED)'), 403: e('csrf-mismatch, or the role lacks bans.manage (FORBIDDEN)'), 429: e('rate limit (Retry-After)') };

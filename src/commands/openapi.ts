@@ -1,6 +1,6 @@
 // OpenAPI description of agent commands: what admins ask for (session), what the agent calls
 // (ingest token), the restart schedules, and the active bans the agent enforces.
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const server = { id: 'server id (UUID)' };

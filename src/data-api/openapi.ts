@@ -1,5 +1,5 @@
 // OpenAPI description of the Data API routes.
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const serverId = { serverId: 'server id (UUID); a server of another account answers 404' };
 const common = { 401: ['missing, unknown or revoked key', 'error.json'], 429: ['per-minute rate exceeded (retryAfter 60)', 'error.json'], 503: ['Data API disabled by the operator (DATA_API_DISABLED)', 'error.json'] } as const;

@@ -1,5 +1,5 @@
 // OpenAPI description of the game-file pull routes (ingest token).
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const pull = (file: string, what: string): Operation => ({

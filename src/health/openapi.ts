@@ -1,5 +1,5 @@
 // OpenAPI description of the health check.
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 export const healthOperations: Operation[] = [
   { method: 'get', path: '/api/health', tag: 'Operations', summary: 'PostgreSQL and Redis reachability',

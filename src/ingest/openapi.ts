@@ -1,5 +1,5 @@
 // OpenAPI description of the ingestion route.
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 export const ingestOperations: Operation[] = [
   {

@@ -1,5 +1,5 @@
 // OpenAPI description of the controller routes (session-authenticated, under /api).
-import type { Operation } from './operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 import { trustControllerOperations } from '../trust/openapi.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;

@@ -2,7 +2,7 @@
 // capability declares; built once, at start.
 import { schemas } from '../http/schemas.ts';
 import type { JsonSchema } from '../http/schemas.ts';
-import type { Operation } from './operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 import { dataApiOperations } from '../data-api/openapi.ts';
 import { ingestOperations } from '../ingest/openapi.ts';
 import { healthOperations } from '../health/openapi.ts';

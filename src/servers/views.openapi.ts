@@ -1,5 +1,5 @@
 // OpenAPI description of the server page's reads (session, servers.read).
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const session = { 401: e('no session (UNAUTHORIZED)'), 403: e('the role lacks servers.read (FORBIDDEN)'), 429: e('rate limit (Retry-After)'), 404: e('no such server in the account') };

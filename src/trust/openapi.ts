@@ -1,6 +1,6 @@
 // OpenAPI description of the trust routes: the pool and partner keys (controller, session), the
 // public lookup and discovery, and the partner export.
-import type { Operation } from '../openapi/operation.ts';
+import type { Operation } from '../http/openapi-operation.ts';
 
 const e = (description: string) => [description, 'error.json'] as const;
 const session = { 401: e('no session (UNAUTHORIZED)'), 403: e('csrf-mismatch, or the role lacks the permission (FORBIDDEN)'), 429: e('rate limit (Retry-After)') };
