@@ -8,7 +8,7 @@ import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { createCommunity } from './community.ts';
 import { listAccounts } from './account.repo.ts';
 
-const accountBody = bodyOf<{ accountName: string; username: string; password: string }>('account-create.json');
+const accountBody = bodyOf('account-create.json');
 
 export function accountsRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/accounts', sensitive: true });

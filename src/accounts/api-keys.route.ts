@@ -11,7 +11,7 @@ import { listApiKeys } from './api-key.repo.ts';
 import { mintApiKey, revokeApiKey } from './api-key.ts';
 import type { ApiKeyTier } from './api-key.ts';
 
-const createBody = bodyOf<{ name: string; tier?: ApiKeyTier }>('api-key-create.json');
+const createBody = bodyOf('api-key-create.json');
 const keyView = ({ id, name, tier, createdAt, revokedAt }: { id: string; name: string; tier: ApiKeyTier; createdAt: string; revokedAt: string | null }) =>
   ({ id, name, tier, createdAt, revokedAt });
 

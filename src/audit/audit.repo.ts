@@ -1,4 +1,5 @@
 // SQL for the audit log.
+import type { AuditQuery } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
 export interface AuditRecord {
@@ -32,12 +33,7 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
-export interface AuditFilter {
-  /** A user name (compared in lower case) or an actor id. */
-  actor?: string;
-  /** An action (`ban.create`) or a kind of actions (`ban` matches `ban.create`, `ban.lift`). */
-  action?: string;
-}
+export type AuditFilter = Pick<AuditQuery, 'actor' | 'action'>;
 
 /** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names
  * audit_log.id: a bare `id` would mean the text output column and sort '99' after '100'. */

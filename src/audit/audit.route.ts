@@ -5,9 +5,8 @@ import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { auditPage } from './audit.repo.ts';
-import type { AuditFilter } from './audit.repo.ts';
 
-const auditQuery = queryParser<{ before?: string; limit: number } & AuditFilter>('query-audit.json');
+const auditQuery = queryParser('query-audit.json');
 
 export function auditRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/audit', sensitive: true });

@@ -17,7 +17,7 @@ import { findAccount } from '../accounts/account.repo.ts';
 import { accountPermissions, networkPermissions } from './permissions.ts';
 import { csrfTokenFor, startSession } from './session.ts';
 
-const loginBody = bodyOf<{ username: string; password: string }>('login.json');
+const loginBody = bodyOf('login.json');
 
 export function authRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/auth', sensitive: true });

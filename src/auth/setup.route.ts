@@ -8,7 +8,7 @@ import { auditAction } from '../audit/audit.ts';
 import { createCommunity } from '../accounts/community.ts';
 import { countUsers } from '../users/user.repo.ts';
 
-const setupBody = bodyOf<{ accountName: string; username: string; password: string }>('setup-admin.json');
+const setupBody = bodyOf('setup-admin.json');
 
 export function setupRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/setup', sensitive: true });

@@ -9,14 +9,13 @@ import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { findBan, searchBans } from './ban.repo.ts';
-import type { BanSearch } from './ban.repo.ts';
 import { BanConflict, banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
-import type { Actor, BanInput, BanPatch } from './bans.ts';
+import type { Actor } from './bans.ts';
 
-const createBody = bodyOf<BanInput>('ban-create.json');
-const updateBody = bodyOf<BanPatch>('ban-update.json');
-const importBody = bodyOf<{ banId: string }>('ban-import.json');
-const searchQuery = queryParser<BanSearch>('query-ban-search.json');
+const createBody = bodyOf('ban-create.json');
+const updateBody = bodyOf('ban-update.json');
+const importBody = bodyOf('ban-import.json');
+const searchQuery = queryParser('query-ban-search.json');
 
 /** The signed-in user (or the chat user a bot acts for) as the audit log and the ban record name them. */
 export const actorOf = (ctx: AppContext): Actor => {

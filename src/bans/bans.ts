@@ -3,6 +3,7 @@
 // account's ban files to be synced. A ban naming a Steam64 whose DayZ ID is still a player of its
 // own merges that player into the Steam64 (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
+import type { BanCreate, BanUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -22,14 +23,6 @@ export interface Actor {
   id: string | null;
   name: string | null;
   ip?: string | null;
-}
-
-export interface BanInput {
-  platformId: string;
-  playerName?: string | null;
-  reason?: string | null;
-  expiresAt?: string | null;
-  durationMinutes?: number;
 }
 
 export class BanConflict extends Error {}
@@ -106,7 +99,7 @@ export async function mergeOrphanDayzId(deps: Deps, steam64: string, actor: Acto
   }
 }
 
-export async function createBan(deps: Deps, accountId: string, input: BanInput, actor: Actor): Promise<BanRecord> {
+export async function createBan(deps: Deps, accountId: string, input: BanCreate, actor: Actor): Promise<BanRecord> {
   const expiresAt = expiryOf(input, deps.clock.now()) ?? null;
   return placeBan(deps, accountId, { ...input, expiresAt, source: 'manual' }, actor, 'ban.create');
 }
@@ -122,15 +115,8 @@ export async function importBan(deps: Deps, accountId: string, banId: string, ac
   }, actor, 'ban.import');
 }
 
-export interface BanPatch {
-  playerName?: string | null;
-  reason?: string | null;
-  expiresAt?: string | null;
-  durationMinutes?: number;
-}
-
 /** Changes a ban that is not lifted; undefined when the account has none of that id. */
-export async function changeBan(deps: Deps, accountId: string, banId: string, patch: BanPatch, actor: Actor): Promise<BanRecord | undefined> {
+export async function changeBan(deps: Deps, accountId: string, banId: string, patch: BanUpdate, actor: Actor): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   const change: BanChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;

@@ -10,8 +10,8 @@ import { authenticate, principalOf, requirePermission } from '../auth/authentica
 import { listBots, requiresSignature } from './bots.repo.ts';
 import { botView, createBot, removeBot, rotateBotSecret, setChatSettings } from './bots.ts';
 
-const createBody = bodyOf<{ name: string }>('chat-bot-create.json');
-const settingsBody = bodyOf<{ requireSignature: boolean }>('chat-settings.json');
+const createBody = bodyOf('chat-bot-create.json');
+const settingsBody = bodyOf('chat-settings.json');
 
 const botIdOf = (ctx: AppContext) => {
   const id = ctx.params.id!;

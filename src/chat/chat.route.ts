@@ -13,11 +13,10 @@ import { auditAction } from '../audit/audit.ts';
 import { chatActions } from './actions.ts';
 import type { ChatAction } from './actions.ts';
 import { actAs, callerOf } from './caller.ts';
-import type { ChatBody } from './caller.ts';
 import { chatRoleOf } from './roles-file.ts';
 import type { ChatRole } from './roles-file.ts';
 
-const actionBody = bodyOf<ChatBody>('chat-action.json');
+const actionBody = bodyOf('chat-action.json');
 
 export function chatActionRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/chat', sensitive: true });

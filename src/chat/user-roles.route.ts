@@ -8,9 +8,8 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { chatRoleMappings, setChatRole } from './roles-file.ts';
-import type { ChatRole } from './roles-file.ts';
 
-const roleBody = bodyOf<{ role: ChatRole }>('chat-user-role-set.json');
+const roleBody = bodyOf('chat-user-role-set.json');
 /** A Discord user id (snowflake). */
 const chatUserIdPattern = /^[0-9]{17,20}$/;
 

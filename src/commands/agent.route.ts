@@ -13,8 +13,8 @@ import { liveServerOwner } from '../servers/server.ts';
 import { commandView } from './command.ts';
 import { recordResult, takeCommands } from './commands.ts';
 
-const waitQuery = queryParser<{ wait: number }>('query-command-wait.json');
-const resultBody = bodyOf<{ status: 'done' | 'failed'; detail?: string }>('command-result.json');
+const waitQuery = queryParser('query-command-wait.json');
+const resultBody = bodyOf('command-result.json');
 
 export function agentCommandsRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });

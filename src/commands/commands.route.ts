@@ -16,10 +16,10 @@ import { commandView } from './command.ts';
 import type { CommandKind, CommandParams, CommandRecord } from './command.ts';
 import { requestCommand } from './commands.ts';
 
-const restartBody = bodyOf<{ delaySeconds: number; message?: string }>('server-restart.json');
-const messageBody = bodyOf<{ text: string }>('server-message.json');
-const kickBody = bodyOf<{ platformId: string; reason?: string }>('server-kick.json');
-const pageQuery = queryParser<{ before?: string; limit: number }>('query-commands.json');
+const restartBody = bodyOf('server-restart.json');
+const messageBody = bodyOf('server-message.json');
+const kickBody = bodyOf('server-kick.json');
+const pageQuery = queryParser('query-commands.json');
 
 export function commandsRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });

@@ -8,10 +8,9 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { authenticate, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { accountServerId } from '../servers/server-param.ts';
 import { findSchedule } from './restart-schedule.repo.ts';
-import type { RestartSchedule } from './restart-schedule.ts';
 import { removeRestartSchedule, scheduleView, setRestartSchedule } from './restart-schedules.ts';
 
-const scheduleBody = bodyOf<Omit<RestartSchedule, 'message'> & { message?: string | null }>('restart-schedule-set.json');
+const scheduleBody = bodyOf('restart-schedule-set.json');
 
 export function restartScheduleRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });

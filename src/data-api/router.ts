@@ -4,7 +4,6 @@ import type { Deps } from '../deps.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { queryParser } from '../http/schemas.ts';
-import type { LeaderboardSort } from '../stats/ranking.ts';
 import { clampLimit, dataApiAccess, keyOf, ownedServerId } from './access.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
 import { killfeedPage } from './killfeed.ts';
@@ -13,9 +12,9 @@ import { onlinePage } from './online.ts';
 import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
 
-const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; offset: number }>('query-leaderboard.json');
-const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.json');
-const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
+const leaderboardQuery = queryParser('query-leaderboard.json');
+const killsQuery = queryParser('query-kills.json');
+const bansQuery = queryParser('query-bans.json');
 
 export function dataApiRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/v1/data', sensitive: true });

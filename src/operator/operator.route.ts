@@ -9,7 +9,7 @@ import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { setDataApiEnabled } from './data-api-switch.ts';
 import { rebuildDerivedState } from '../derived/rebuild.ts';
 
-const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
+const switchBody = bodyOf('data-api-switch.json');
 
 export function operatorRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/operator', sensitive: true });

@@ -9,13 +9,11 @@ import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { actorOf } from '../bans/bans.route.ts';
 import { listQueueEntries } from './queue.repo.ts';
-import type { QueueSearch } from './queue.repo.ts';
 import { UnknownServers, changeQueueEntry, queuePlayer, queueEntryView, removeQueueEntry } from './queue.ts';
-import type { QueueInput, QueuePatch } from './queue.ts';
 
-const createBody = bodyOf<QueueInput>('queue-entry-create.json');
-const updateBody = bodyOf<QueuePatch>('queue-entry-update.json');
-const listQuery = queryParser<QueueSearch>('query-queue.json');
+const createBody = bodyOf('queue-entry-create.json');
+const updateBody = bodyOf('queue-entry-update.json');
+const listQuery = queryParser('query-queue.json');
 
 const entryIdOf = (ctx: AppContext) => {
   const id = ctx.params.entryId!;

@@ -3,6 +3,7 @@
 // and asks for the priority files of the servers concerned to be synced. An entry naming a Steam64
 // whose DayZ ID is still a player of its own merges that player (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
+import type { QueueEntryCreate, QueueEntryUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -14,14 +15,8 @@ import { requestAccountSync, requestServerSync } from '../game-files/sync-reques
 import { deleteQueueEntry, lockQueueEntry, updateQueueEntry, upsertQueueEntry } from './queue.repo.ts';
 import type { QueueChange, QueueEntry } from './queue.repo.ts';
 
-export interface QueueInput {
-  platformId: string;
-  playerName?: string | null;
-  comment?: string | null;
-  expiresAt?: string | null;
-  durationDays?: number;
-  serverIds?: string[] | null;
-}
+/** A new entry as the controller sends it; the store's products name their servers as a list that may be empty. */
+export type QueueInput = Omit<QueueEntryCreate, 'serverIds'> & { serverIds?: string[] | null };
 
 /** A serverIds list naming a server the account does not have (or a revoked one). */
 export class UnknownServers extends Error {}
@@ -83,14 +78,7 @@ export async function queuePlayer(deps: Deps, accountId: string, input: QueueInp
   return result;
 }
 
-export interface QueuePatch {
-  playerName?: string | null;
-  comment?: string | null;
-  expiresAt?: string | null;
-  durationDays?: number;
-}
-
-export async function changeQueueEntry(deps: Deps, accountId: string, entryId: string, patch: QueuePatch, actor: Actor): Promise<QueueEntry | undefined> {
+export async function changeQueueEntry(deps: Deps, accountId: string, entryId: string, patch: QueueEntryUpdate, actor: Actor): Promise<QueueEntry | undefined> {
   const nowMs = deps.clock.now();
   const change: QueueChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;

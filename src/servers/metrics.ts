@@ -1,5 +1,6 @@
 // The stored status samples as the dashboard's chart reads them (a time range, a page at a time),
 // and their retention: the worker prunes samples older than 30 days.
+import type { Checked } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
 import { deleteMetricsBefore, metricsAfter } from './metrics.repo.ts';
@@ -11,11 +12,7 @@ export const defaultRangeMs = 24 * 3600_000;
 /** Rows one prune statement deletes: short statements, so ingestion never waits long behind one. */
 const pruneBatch = 10_000;
 
-export interface MetricsQuery {
-  from?: string;
-  to?: string;
-  limit: number;
-}
+export type MetricsQuery = Checked<'query-server-metrics.json'>;
 
 export interface MetricsPage {
   from: string;

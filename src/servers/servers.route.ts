@@ -10,7 +10,7 @@ import { isUuid } from '../http/uuid.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { findManagedServer, listManagedServers, updateManagedServer } from './server.repo.ts';
-import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
+import type { ManagedServer, ServerChange } from './server.repo.ts';
 import { checkedFilePaths, fileConflictOf } from './file-paths.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
@@ -30,8 +30,8 @@ function withoutRestartCommand<T>(parse: (ctx: AppContext) => T): (ctx: AppConte
   };
 }
 
-const createBody = withoutRestartCommand(bodyOf<NewServer>('server-create.json'));
-const updateBody = withoutRestartCommand(bodyOf<ServerChange>('server-update.json'));
+const createBody = withoutRestartCommand(bodyOf('server-create.json'));
+const updateBody = withoutRestartCommand(bodyOf('server-update.json'));
 
 const view = (s: ManagedServer, nowMs: number) => ({
   id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,

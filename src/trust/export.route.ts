@@ -11,11 +11,10 @@ import { secretHash } from '../accounts/secrets.ts';
 import { activePartnerKeyByHash } from './partner-key.repo.ts';
 import type { PartnerKey } from './partner-key.repo.ts';
 import { exportPage } from './export.ts';
-import type { ExportQuery } from './export.ts';
 import { partnerKeyPrefix } from './partner-keys.route.ts';
 import { retryAfterSeconds } from './lookup.route.ts';
 
-const exportQuery = queryParser<ExportQuery>('query-trust-export.json');
+const exportQuery = queryParser('query-trust-export.json');
 
 async function partnerOf(deps: Deps, authorization: string, header: string): Promise<PartnerKey> {
   const raw = bearerToken(authorization) || header.trim();

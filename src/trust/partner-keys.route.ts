@@ -9,10 +9,9 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { insertPartnerKey, listPartnerKeys, revokePartnerKey } from './partner-key.repo.ts';
-import type { PartnerTier } from './partner-key.repo.ts';
 
 export const partnerKeyPrefix = 'svcp_';
-const createBody = bodyOf<{ name: string; tier?: PartnerTier }>('partner-key-create.json');
+const createBody = bodyOf('partner-key-create.json');
 
 export function partnerKeysRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/trust/partner-keys', sensitive: true });

@@ -10,12 +10,11 @@ import { queryParser } from '../http/schemas.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { listSubmissions } from './pool.repo.ts';
-import type { EntryStatus } from './pool.repo.ts';
 import { decideEntry, submitToPool } from './pool.ts';
-import type { Decision, SubmissionBody } from './pool.ts';
+import type { Decision } from './pool.ts';
 
-const submissionBody = bodyOf<SubmissionBody>('trust-submission-create.json');
-const listQuery = queryParser<{ status?: EntryStatus; limit: number; offset: number }>('query-trust-submissions.json');
+const submissionBody = bodyOf('trust-submission-create.json');
+const listQuery = queryParser('query-trust-submissions.json');
 
 export function trustPoolRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/trust', sensitive: true });

@@ -7,12 +7,11 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { isUuid } from '../http/uuid.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
-import type { Role } from '../auth/permissions.ts';
 import { listUsers } from './user.repo.ts';
 import { changeUser, createUser, removeUser } from './users.ts';
 
-const createBody = bodyOf<{ username: string; password: string; role: Role }>('user-create.json');
-const updateBody = bodyOf<{ role?: Role; password?: string }>('user-update.json');
+const createBody = bodyOf('user-create.json');
+const updateBody = bodyOf('user-update.json');
 
 export function usersRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/users', sensitive: true });
