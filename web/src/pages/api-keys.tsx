@@ -3,11 +3,11 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { useSession } from '../session.tsx';
-import type { ApiKey } from '../types.ts';
+import type { ApiKeyCreated, ApiKeyList } from '../types.ts';
 
 export function ApiKeysPage() {
   const { can } = useSession();
-  const keys = useLoad(() => api<{ keys: ApiKey[] }>('GET', '/api/account/api-keys'), []);
+  const keys = useLoad(() => api<ApiKeyList>('GET', '/api/account/api-keys'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('standard');
   const [minted, setMinted] = useState<{ name: string; key: string } | null>(null);
@@ -18,7 +18,7 @@ export function ApiKeysPage() {
   const submit = (e: Event) => {
     e.preventDefault();
     void mint.run(async () => {
-      const res = await api<{ name: string; key: string }>('POST', '/api/account/api-keys', { name: name.trim(), tier });
+      const res = await api<ApiKeyCreated>('POST', '/api/account/api-keys', { name: name.trim(), tier });
       setMinted({ name: res.name, key: res.key });
       setName('');
       keys.reload();

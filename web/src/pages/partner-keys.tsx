@@ -2,10 +2,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { PartnerKey } from '../types.ts';
+import type { PartnerKeyCreated, PartnerKeyList } from '../types.ts';
 
 export function PartnerKeysPage() {
-  const keys = useLoad(() => api<{ keys: PartnerKey[] }>('GET', '/api/trust/partner-keys'), []);
+  const keys = useLoad(() => api<PartnerKeyList>('GET', '/api/trust/partner-keys'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('basic');
   const [issued, setIssued] = useState<{ name: string; key: string } | null>(null);
@@ -15,7 +15,7 @@ export function PartnerKeysPage() {
   const submit = (e: Event) => {
     e.preventDefault();
     void issue.run(async () => {
-      const res = await api<{ name: string; key: string }>('POST', '/api/trust/partner-keys', { name: name.trim(), tier });
+      const res = await api<PartnerKeyCreated>('POST', '/api/trust/partner-keys', { name: name.trim(), tier });
       setIssued({ name: res.name, key: res.key });
       setName('');
       keys.reload();
