@@ -205,6 +205,7 @@ export interface SchemaTypes {
   'killfeed-page.json': KillfeedPage;
   'leaderboard-entry.json': LeaderboardEntry;
   'leaderboard-page.json': LeaderboardPage;
+  'limits.json': Limits;
   'login-result.json': LoginResult;
   'login.json': Login;
   'managed-server-list.json': ManagedServerList;
@@ -750,6 +751,52 @@ export interface LeaderboardPage {
   total: number;
   sort: 'points' | 'kd' | 'kills';
   players: LeaderboardEntry[];
+}
+/**
+ * The tiers of Data API keys and partner keys and the per-minute rate limits, as this instance is configured (RATE_* variables); every limit is a sliding window of one minute.
+ */
+export interface Limits {
+  /**
+   * Data API keys: each tier's requests a minute, per key, and the most rows one page may ask for
+   */
+  apiKeyTiers: {
+    tier: 'standard' | 'partner';
+    requestsPerMinute: number;
+    maxPageSize: number;
+  }[];
+  /**
+   * partner keys of the trust export: each tier's pages a minute, per key, and the most rows one page may ask for
+   */
+  partnerKeyTiers: {
+    tier: 'basic' | 'premium';
+    requestsPerMinute: number;
+    maxPageSize: number;
+  }[];
+  /**
+   * the other limits, requests a minute; null: not enforced (CONTROLLER_RATE_LIMIT=false turns the controller's per-IP limits off)
+   */
+  perMinute: {
+    /**
+     * per IP, every /api path but the Data API, map tiles and the calls made with an ingest token
+     */
+    controller: number | null;
+    /**
+     * sign-in and setup, per IP
+     */
+    signIn: number | null;
+    /**
+     * chat-bot actions, per IP
+     */
+    chatAction: number | null;
+    /**
+     * public trust lookups, per IP
+     */
+    trustLookup: number;
+    /**
+     * ingestion and the agent's calls, per server token
+     */
+    ingest: number;
+  };
 }
 export interface LoginResult {
   /**
@@ -1596,6 +1643,7 @@ export interface SchemaDefaults {
   'killfeed-page.json': never;
   'leaderboard-entry.json': never;
   'leaderboard-page.json': never;
+  'limits.json': never;
   'login-result.json': never;
   'login.json': never;
   'managed-server-list.json': never;
