@@ -3,7 +3,7 @@
 import type * as Wire from '../../src/http/schema-types.ts';
 
 export type {
-  AccountList, ApiKey, ApiKeyCreated, ApiKeyList, AuditEntry, AuditPage, BanList, BanRecord, BanRecordPage, ChatBot, ChatBotCreated, ChatBotList,
+  AccountList, ApiKey, ApiKeyCreated, ApiKeyList, AuditEntry, AuditPage, BanList, BanRecord, BanRecordPage, ChatBot, ChatBotCreated, ChatBotList, Limits,
   ChatUserRoles, DataApiSwitch, KickParams, Kill, KillfeedPage, LeaderboardEntry, LeaderboardPage, ManagedServer, ManagedServerList, MessageParams,
   MetricsPage, OnlinePlayer, OnlinePlayers, PartnerKey, PartnerKeyCreated, PartnerKeyList, QueueEntry, QueuePage, RestartParams, RestartSchedule,
   ServerCreated, TrustPublicEntries, TrustScore, TrustSubmission, TrustSubmissionList, User, UserList,
