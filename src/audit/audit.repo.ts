@@ -1,4 +1,5 @@
 // SQL for the audit log.
+import type { AuditEntry } from '../http/schema-types.ts';
 import type { AuditQuery } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
@@ -15,15 +16,7 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: { type: AuditRecord['actorType']; id: string | null; name: string | null };
-  action: string;
-  target: { type: string | null; id: string | null };
-  ip: string | null;
-  details: Record<string, unknown>;
-}
+export type { AuditEntry };
 
 export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> {
   await db.query(

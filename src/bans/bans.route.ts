@@ -11,6 +11,7 @@ import { authenticate, principalOf, requireAnyPermission, requirePermission } fr
 import { findBan, searchBans } from './ban.repo.ts';
 import { BanConflict, banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
 import type { Actor } from './bans.ts';
+import type { BanRecord, BanRecordPage } from '../http/schema-types.ts';
 
 const createBody = bodyOf('ban-create.json');
 const updateBody = bodyOf('ban-update.json');
@@ -54,7 +55,7 @@ export function bansRouter(deps: Deps): Router<AppState> {
   router.get('/', read, async (ctx) => {
     const search = searchQuery(ctx.query);
     const { bans, total } = await searchBans(deps.db, principalOf(ctx).accountId, search, new Date(now()).toISOString());
-    ctx.body = { bans: bans.map((b) => banView(b, now())), total, limit: search.limit, offset: search.offset };
+    ctx.body = { bans: bans.map((b) => banView(b, now())), total, limit: search.limit, offset: search.offset } satisfies BanRecordPage;
   });
 
   router.post('/', manage, jsonBody, async (ctx) => {
@@ -62,7 +63,7 @@ export function bansRouter(deps: Deps): Router<AppState> {
     checkFuture(input.expiresAt, now());
     const ban = await conflictsAs409(() => createBan(deps, principalOf(ctx).accountId, input, actorOf(ctx)));
     ctx.status = 201;
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.post('/import', manage, jsonBody, async (ctx) => {
@@ -70,13 +71,13 @@ export function bansRouter(deps: Deps): Router<AppState> {
     const ban = await conflictsAs409(() => importBan(deps, principalOf(ctx).accountId, banId.toLowerCase(), actorOf(ctx)));
     if (!ban) throw notFound('shared ban in force');
     ctx.status = 201;
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.get('/:banId', read, async (ctx) => {
     const ban = await findBan(deps.db, principalOf(ctx).accountId, banIdOf(ctx));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.patch('/:banId', manage, jsonBody, async (ctx) => {
@@ -84,13 +85,13 @@ export function bansRouter(deps: Deps): Router<AppState> {
     checkFuture(patch.expiresAt, now());
     const ban = await conflictsAs409(() => changeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), patch, actorOf(ctx)));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.delete('/:banId', manage, async (ctx) => {
     const ban = await conflictsAs409(() => removeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), actorOf(ctx)));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   return router;

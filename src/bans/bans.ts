@@ -3,7 +3,7 @@
 // account's ban files to be synced. A ban naming a Steam64 whose DayZ ID is still a player of its
 // own merges that player into the Steam64 (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
-import type { BanCreate, BanUpdate } from '../http/schema-types.ts';
+import type { BanCreate, BanRecord as BanRecordAnswer, BanUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -150,7 +150,7 @@ export async function removeBan(deps: Deps, accountId: string, banId: string, ac
 }
 
 /** A ban as the controller shows it. */
-export function banView(ban: BanRecord, nowMs: number) {
+export function banView(ban: BanRecord, nowMs: number): BanRecordAnswer {
   const inForce = ban.liftedAt === null && (ban.expiresAt === null || Date.parse(ban.expiresAt) > nowMs);
   return {
     id: ban.id, platformId: ban.platformId, playerName: ban.playerName, reason: ban.reason, source: ban.source,

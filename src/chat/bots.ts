@@ -1,5 +1,6 @@
 // A community's chat bots: made and rotated with their secret shown once, deleted, and the
 // community's setting that refuses unsigned calls. Each change is audited (never with a secret).
+import type { ChatBot as ChatBotAnswer } from '../http/schema-types.ts';
 import type { Deps } from '../deps.ts';
 import type { AppContext } from '../http/context.ts';
 import { inTransaction } from '../store/db.ts';
@@ -11,7 +12,7 @@ import type { ChatBot } from './bots.repo.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const botView = (b: ChatBot) => ({ id: b.id, name: b.name, createdAt: b.createdAt, rotatedAt: b.rotatedAt, previousSecretValidUntil: b.previousValidUntil });
+export const botView = (b: ChatBot): ChatBotAnswer => ({ id: b.id, name: b.name, createdAt: b.createdAt, rotatedAt: b.rotatedAt, previousSecretValidUntil: b.previousValidUntil });
 
 export async function createBot(deps: Deps, ctx: AppContext, name: string): Promise<{ bot: ChatBot; secret: string }> {
   return inTransaction(deps.db, async (tx) => {

@@ -12,6 +12,7 @@ import { admitServerAgent } from '../ingest/ingest-admission.ts';
 import { liveServerOwner } from '../servers/server.ts';
 import { commandView } from './command.ts';
 import { recordResult, takeCommands } from './commands.ts';
+import type { AgentCommands, ServerCommand } from '../http/schema-types.ts';
 
 const waitQuery = queryParser('query-command-wait.json');
 const resultBody = bodyOf('command-result.json');
@@ -32,7 +33,7 @@ export function agentCommandsRouter(deps: Deps): Router<AppState> {
       ctx.status = 204;
       return;
     }
-    ctx.body = { commands: commands.map((c) => commandView(c, deps.clock.now())) };
+    ctx.body = { commands: commands.map((c) => commandView(c, deps.clock.now())) } satisfies AgentCommands;
   });
 
   router.post('/api/servers/:serverId/commands/:commandId/result', async (ctx, next) => {
@@ -48,7 +49,7 @@ export function agentCommandsRouter(deps: Deps): Router<AppState> {
     const outcome = isUuid(commandId) ? await recordResult(deps, accountId, serverId, commandId, body.status, body.detail ?? null) : undefined;
     if (!outcome) throw notFound('command');
     if ('conflict' in outcome) throw new ApiError('CONFLICT', outcome.conflict);
-    ctx.body = commandView(outcome.record, deps.clock.now());
+    ctx.body = commandView(outcome.record, deps.clock.now()) satisfies ServerCommand;
   });
 
   return router;

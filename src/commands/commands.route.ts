@@ -15,6 +15,7 @@ import { commandsPage, findCommand } from './command.repo.ts';
 import { commandView } from './command.ts';
 import type { CommandKind, CommandParams, CommandRecord } from './command.ts';
 import { requestCommand } from './commands.ts';
+import type { ServerCommand, ServerCommandList } from '../http/schema-types.ts';
 
 const restartBody = bodyOf('server-restart.json');
 const messageBody = bodyOf('server-message.json');
@@ -28,7 +29,7 @@ export function commandsRouter(deps: Deps): Router<AppState> {
   const read = requireAnyPermission('servers.read', 'servers.control');
   const answer = (ctx: AppContext, status: number, command: CommandRecord) => {
     ctx.status = status;
-    ctx.body = commandView(command, deps.clock.now());
+    ctx.body = commandView(command, deps.clock.now()) satisfies ServerCommand;
   };
   const request = async (ctx: AppContext, kind: CommandKind, params: CommandParams) =>
     answer(ctx, 202, await requestCommand(deps, ctx, await accountServerId(deps, ctx), kind, params));
@@ -54,7 +55,7 @@ export function commandsRouter(deps: Deps): Router<AppState> {
     const more = page.length > query.limit;
     const shown = page.slice(0, query.limit);
     const last = shown.at(-1);
-    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null };
+    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null } satisfies ServerCommandList;
   });
 
   router.get('/:id/commands/:commandId', read, async (ctx) => {

@@ -2,6 +2,7 @@
 // page's last kill is an exact cursor: paging never skips or repeats a kill. The newest page (no
 // cursor) is what pollers ask for again and again: it is rendered once and kept in the server's
 // page cache, which every ingested batch drops.
+import type { KillfeedPage } from '../http/schema-types.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
 import { cachedPage, pageGeneration, storePage } from '../stats/stats.store.ts';
@@ -13,7 +14,7 @@ const pageTtlMs = 60_000;
 async function renderPage(deps: Deps, serverId: string, before: string, limit: number): Promise<string> {
   const rows = await killsBefore(deps.db, serverId, before, limit + 1);
   const kills = rows.slice(0, limit);
-  return JSON.stringify({ kills, nextCursor: rows.length > limit ? kills.at(-1)!.ts : null });
+  return JSON.stringify({ kills, nextCursor: rows.length > limit ? kills.at(-1)!.ts : null } satisfies KillfeedPage);
 }
 
 /** The page as JSON text, ready to send. */

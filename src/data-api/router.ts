@@ -11,6 +11,7 @@ import { leaderboardPage } from './leaderboard.ts';
 import { onlinePage } from './online.ts';
 import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
+import type { BanList, ServerList } from '../http/schema-types.ts';
 
 const leaderboardQuery = queryParser('query-leaderboard.json');
 const killsQuery = queryParser('query-kills.json');
@@ -21,7 +22,7 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
   router.use(dataApiAccess(deps));
 
   router.get('/servers', async (ctx) => {
-    ctx.body = { servers: await accountServers(deps, keyOf(ctx).accountId) };
+    ctx.body = { servers: await accountServers(deps, keyOf(ctx).accountId) } satisfies ServerList;
   });
 
   router.get('/servers/:serverId', async (ctx) => {
@@ -57,7 +58,7 @@ export function dataApiRouter(deps: Deps): Router<AppState> {
     const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
     const active = query.active === undefined ? null : query.active === 'true';
     const now = new Date(deps.clock.now()).toISOString();
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) };
+    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) } satisfies BanList;
   });
 
   return router;

@@ -66,8 +66,8 @@ export async function generateSchemaTypes(): Promise<string> {
   };
   const body = await compile(root, 'SchemaTypes', {
     bannerComment: '',
-    // Arrays stay T[]: maxItems as a union of tuples helps no caller.
-    maxItems: -1,
+    // Arrays stay T[]: minItems and maxItems as tuples help no caller and refuse a plain list.
+    ignoreMinAndMaxItems: true,
     style: { singleQuote: true, printWidth: 140 },
   });
   return '// The types of the JSON Schemas in schemas/, made by src/http/schema-types.generate.ts\n'

@@ -328,7 +328,7 @@ export interface AgentCommands {
   /**
    * @minItems 1
    */
-  commands: [ServerCommand, ...ServerCommand[]];
+  commands: ServerCommand[];
 }
 /**
  * A command for a server's agent, which carries it out on the game host through BattlEye RCon: restart (warnings, lock, files, shutdown), message (to every player) or kick. pending: waiting for the agent; sent: handed to it (an agent restarted before answering gets it again after 60 s); done or failed: the agent's answer; expired: no agent took it within 10 minutes (or, once taken, it was not answered in time).
@@ -672,14 +672,9 @@ export interface IngestBatch {
    * @minItems 1
    * @maxItems 1000
    */
-  events: [
-    {
-      [k: string]: unknown;
-    },
-    ...{
-      [k: string]: unknown;
-    }[]
-  ];
+  events: {
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 export interface IngestResult {
@@ -1042,7 +1037,7 @@ export interface QueueEntryCreate {
    * @minItems 1
    * @maxItems 1000
    */
-  serverIds?: [string, ...string[]] | null;
+  serverIds?: string[] | null;
 }
 /**
  * Changes an entry. expiresAt null makes it permanent; durationDays counts from now.
@@ -1101,7 +1096,7 @@ export interface RestartScheduleSet {
    * @minItems 1
    * @maxItems 48
    */
-  times: [string, ...string[]];
+  times: string[];
   /**
    * the restart command is queued this long before each time: its warnings, lock and file pull come first
    */
@@ -1126,7 +1121,7 @@ export interface RestartSchedule {
    * @minItems 1
    * @maxItems 48
    */
-  times: [string, ...string[]];
+  times: string[];
   /**
    * the restart command is queued this long before each time: its warnings, lock and file pull come first
    */
@@ -1362,7 +1357,7 @@ export interface StoreProducts {
      * days of priority queue per unit bought; null = permanent
      */
     days: number | null;
-    servers: 'all' | [string, ...string[]];
+    servers: 'all' | string[];
   };
 }
 /**

@@ -1,5 +1,6 @@
 // Checks a batch of game-server events one by one and normalises the good ones. Only the fields
 // the service keeps are copied, so coordinates (x, y, z) and any other extra field never go further.
+import type { IngestResult } from '../http/schema-types.ts';
 import { validatorFor, describeErrors } from '../http/schemas.ts';
 import { badRequest } from '../http/errors.ts';
 import { normaliseJsonText } from '../http/text.ts';
@@ -52,10 +53,7 @@ export type WireEvent = { id: string; ts: number | string } & (
 /** The most events one batch may carry (schemas/ingest-batch.json). */
 export const maxBatchEvents = 1000;
 
-export interface Rejection {
-  index: number;
-  error: string;
-}
+export type Rejection = IngestResult['rejected'][number];
 
 export interface ParsedBatch {
   events: IngestEvent[];

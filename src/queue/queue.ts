@@ -3,7 +3,7 @@
 // and asks for the priority files of the servers concerned to be synced. An entry naming a Steam64
 // whose DayZ ID is still a player of its own merges that player (docs/api.md, Player ids).
 import type { Deps } from '../deps.ts';
-import type { QueueEntryCreate, QueueEntryUpdate } from '../http/schema-types.ts';
+import type { QueueEntry as QueueEntryAnswer, QueueEntryCreate, QueueEntryUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -140,7 +140,7 @@ export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor
 }
 
 /** An entry as the controller shows it. */
-export function queueEntryView(e: QueueEntry, nowMs: number) {
+export function queueEntryView(e: QueueEntry, nowMs: number): QueueEntryAnswer {
   return {
     id: e.id, platformId: e.platformId, playerName: e.playerName, comment: e.comment, serverIds: e.serverIds,
     permanent: e.expiresAt === null, active: e.expiresAt === null || Date.parse(e.expiresAt) > nowMs, expiresAt: e.expiresAt, source: e.source,

@@ -14,6 +14,7 @@ import { killfeedPage } from '../data-api/killfeed.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
 import { accountServerId } from './server-param.ts';
 import { metricsPage } from './metrics.ts';
+import type { BanList, MetricsPage } from '../http/schema-types.ts';
 
 const leaderboardQuery = queryParser('query-leaderboard.json');
 const killsQuery = queryParser('query-kills.json');
@@ -50,12 +51,12 @@ export function serverViewsRouter(deps: Deps): Router<AppState> {
     const query = bansQuery(ctx.query);
     const serverId = await accountServerId(deps, ctx);
     const active = query.active === undefined ? null : query.active === 'true';
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) };
+    ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) } satisfies BanList;
   });
 
   router.get('/:id/metrics', async (ctx) => {
     const query = metricsQuery(ctx.query);
-    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query);
+    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query) satisfies MetricsPage;
   });
 
   return router;

@@ -13,6 +13,7 @@ import type { PartnerKey } from './partner-key.repo.ts';
 import { exportPage } from './export.ts';
 import { partnerKeyPrefix } from './partner-keys.route.ts';
 import { retryAfterSeconds } from './lookup.route.ts';
+import type { TrustExportPage } from '../http/schema-types.ts';
 
 const exportQuery = queryParser('query-trust-export.json');
 
@@ -33,6 +34,6 @@ export function addExportRoute(deps: Deps, router: Router<AppState>): void {
     if (!decision.allowed) {
       throw new ApiError('RATE_LIMITED', 'export pages per minute exceeded for this partner key', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
     }
-    ctx.body = await exportPage(deps, partner, exportQuery(ctx.query));
+    ctx.body = await exportPage(deps, partner, exportQuery(ctx.query)) satisfies TrustExportPage;
   });
 }
