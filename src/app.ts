@@ -42,6 +42,7 @@ import { trustDiscoveryRouter } from './trust/discovery.route.ts';
 import { partnerKeysRouter } from './trust/partner-keys.route.ts';
 import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
 import { serverViewsRouter } from './servers/server-views.route.ts';
+import { limitsRouter } from './limits/limits.route.ts';
 import { dashboard } from './dashboard/serve.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
@@ -52,7 +53,7 @@ export const routersOf = (deps: Deps) => [
   // Before the session routers under /api/servers: /commands/next is no :commandId of theirs.
   agentCommandsRouter(deps), activeBansRouter(deps),
   setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
-  operatorRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
+  operatorRouter(deps), limitsRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
   chatActionRouter(deps), chatUserRolesRouter(deps), chatBotsRouter(deps),
   bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), commandsRouter(deps), restartScheduleRouter(deps),
   trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),

@@ -8,19 +8,18 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { listApiKeys } from './api-key.repo.ts';
 import { mintApiKey, revokeApiKey } from './api-key.ts';
-import type { ApiKeyTier } from './api-key.repo.ts';
 import type { ApiKeyDeps } from './api-key.ts';
+import type { ApiKey, ApiKeyCreated, ApiKeyList } from '../http/schema-types.ts';
 
-const createBody = bodyOf<{ name: string; tier?: ApiKeyTier }>('api-key-create.json');
-const keyView = ({ id, name, tier, createdAt, revokedAt }: { id: string; name: string; tier: ApiKeyTier; createdAt: string; revokedAt: string | null }) =>
-  ({ id, name, tier, createdAt, revokedAt });
+const createBody = bodyOf('api-key-create.json');
+const keyView = ({ id, name, tier, createdAt, revokedAt }: ApiKey): ApiKey => ({ id, name, tier, createdAt, revokedAt });
 
 export function apiKeysRouter(deps: ApiKeyDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/account/api-keys', sensitive: true });
   router.use(authenticate(deps), requirePermission('apikeys.manage'));
 
   router.get('/', async (ctx) => {
-    ctx.body = { keys: (await listApiKeys(deps.db, principalOf(ctx).accountId)).map(keyView) };
+    ctx.body = { keys: (await listApiKeys(deps.db, principalOf(ctx).accountId)).map(keyView) } satisfies ApiKeyList;
   });
 
   router.post('/', jsonBody, async (ctx) => {
@@ -32,7 +31,7 @@ export function apiKeysRouter(deps: ApiKeyDeps): Router<AppState> {
     const { record, key } = await mintApiKey(deps, principal.accountId, name, tier);
     await auditAction(deps, ctx, { action: 'apikey.create', target: { type: 'apikey', id: record.id }, details: { name, tier } });
     ctx.status = 201;
-    ctx.body = { id: record.id, name: record.name, tier: record.tier, key, createdAt: record.createdAt };
+    ctx.body = { id: record.id, name: record.name, tier: record.tier, key, createdAt: record.createdAt } satisfies ApiKeyCreated;
   });
 
   router.delete('/:id', async (ctx) => {

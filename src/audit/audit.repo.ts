@@ -1,4 +1,6 @@
 // SQL for the audit log.
+import type { AuditEntry } from '../http/schema-types.ts';
+import type { AuditQuery } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
 export interface AuditRecord {
@@ -14,15 +16,7 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: { type: AuditRecord['actorType']; id: string | null; name: string | null };
-  action: string;
-  target: { type: string | null; id: string | null };
-  ip: string | null;
-  details: Record<string, unknown>;
-}
+export type { AuditEntry };
 
 export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> {
   await db.query(
@@ -32,12 +26,7 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
-export interface AuditFilter {
-  /** A user name (compared in lower case) or an actor id. */
-  actor?: string;
-  /** An action (`ban.create`) or a kind of actions (`ban` matches `ban.create`, `ban.lift`). */
-  action?: string;
-}
+export type AuditFilter = Pick<AuditQuery, 'actor' | 'action'>;
 
 /** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names
  * audit_log.id: a bare `id` would mean the text output column and sort '99' after '100'. */

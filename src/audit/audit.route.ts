@@ -5,9 +5,9 @@ import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { auditPage } from './audit.repo.ts';
-import type { AuditFilter } from './audit.repo.ts';
+import type { AuditPage } from '../http/schema-types.ts';
 
-const auditQuery = queryParser<{ before?: string; limit: number } & AuditFilter>('query-audit.json');
+const auditQuery = queryParser('query-audit.json');
 
 export function auditRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/audit', sensitive: true });
@@ -15,7 +15,7 @@ export function auditRouter(deps: Core): Router<AppState> {
     const { before, limit, actor, action } = auditQuery(ctx.query);
     const rows = await auditPage(deps.db, principalOf(ctx).accountId, before ?? null, limit + 1, { actor, action });
     const entries = rows.slice(0, limit);
-    ctx.body = { entries, nextCursor: rows.length > limit ? entries.at(-1)!.id : null };
+    ctx.body = { entries, nextCursor: rows.length > limit ? entries.at(-1)!.id : null } satisfies AuditPage;
   });
   return router;
 }

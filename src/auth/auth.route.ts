@@ -16,8 +16,9 @@ import { revokeSession } from './session.repo.ts';
 import { findAccount } from '../accounts/account.repo.ts';
 import { accountPermissions, networkPermissions } from './permissions.ts';
 import { csrfTokenFor, startSession } from './session.ts';
+import type { LoginResult, Session } from '../http/schema-types.ts';
 
-const loginBody = bodyOf<{ username: string; password: string }>('login.json');
+const loginBody = bodyOf('login.json');
 
 export function authRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/auth', sensitive: true });
@@ -40,7 +41,7 @@ export function authRouter(deps: Core): Router<AppState> {
     const session = await startSession(deps, user.id);
     setSessionCookies(ctx, session.token, csrfTokenFor(deps, session.sessionId), deps.config.sessionTtlMinutes * 60);
     await auditAction(deps, ctx, { accountId: user.accountId, actor: { id: user.id, name: user.username }, action: 'auth.login', target: { type: 'user', id: user.id } });
-    ctx.body = { token: session.token, expiresAt: session.expiresAt, user: { id: user.id, username: user.username, role: user.role, accountId: user.accountId } };
+    ctx.body = { token: session.token, expiresAt: session.expiresAt, user: { id: user.id, username: user.username, role: user.role, accountId: user.accountId } } satisfies LoginResult;
   });
 
   router.post('/logout', authenticate(deps), async (ctx) => {
@@ -57,10 +58,11 @@ export function authRouter(deps: Core): Router<AppState> {
     // In the table's order, so the list reads the same for every user of a role.
     const permissions = [...accountPermissions, ...networkPermissions].filter((perm) => p.permissions.has(perm));
     ctx.body = {
-      user: { id: p.userId, username: p.username, role: p.role, accountId: p.accountId },
+      // authenticate() admits sessions alone: the chat bot's role never reaches this route.
+      user: { id: p.userId, username: p.username, role: p.role as Session['user']['role'], accountId: p.accountId },
       account: { id: p.accountId, name: account?.name ?? '', operator: p.isOperator },
       permissions,
-    };
+    } satisfies Session;
   });
 
   return router;

@@ -2,6 +2,7 @@
 // form known, so the agent matches a joining player by the BattlEye GUID it verifies, or by the id
 // the admin log names. One rendering per request, tagged by its content: an agent asking again with
 // the tag it holds gets a 304 and no body.
+import type { ActiveBans } from '../http/schema-types.ts';
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../store/db.ts';
 import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
@@ -29,6 +30,6 @@ export async function activeBansOf(db: Queryable, accountId: string, nowIso: str
     if (page.length < pageSize) break;
     after = page.at(-1)!.id;
   }
-  const body = JSON.stringify({ bans });
+  const body = JSON.stringify({ bans } satisfies ActiveBans);
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }

@@ -1,4 +1,5 @@
 // SQL of an account's bans: create, read, search, change, lift, and the per-server sync records.
+import type { Checked } from '../http/schemas.ts';
 import type { Queryable } from '../store/db.ts';
 
 export type BanSource = 'manual' | 'import' | 'cloud';
@@ -83,15 +84,7 @@ export async function activeBanOf(db: Queryable, accountId: string, platformIds:
 
 export type BanStatus = 'active' | 'expired' | 'lifted';
 
-export interface BanSearch {
-  /** Exact platform id, in either form (a Steam64 ban is found by its DayZ ID too). */
-  platformId?: string;
-  /** Part of the player name, case-insensitive. */
-  name?: string;
-  status?: BanStatus;
-  limit: number;
-  offset: number;
-}
+export type BanSearch = Checked<'query-ban-search.json'>;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

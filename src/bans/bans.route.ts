@@ -9,15 +9,14 @@ import { queryParser } from '../http/schemas.ts';
 import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { findBan, searchBans } from './ban.repo.ts';
-import type { BanSearch } from './ban.repo.ts';
 import { banView, changeBan, createBan, importBan, removeBan } from './bans.ts';
-import type { BanInput, BanPatch } from './bans.ts';
 import { actorOf } from '../audit/actor.ts';
+import type { BanRecord, BanRecordPage } from '../http/schema-types.ts';
 
-const createBody = bodyOf<BanInput>('ban-create.json');
-const updateBody = bodyOf<BanPatch>('ban-update.json');
-const importBody = bodyOf<{ banId: string }>('ban-import.json');
-const searchQuery = queryParser<BanSearch>('query-ban-search.json');
+const createBody = bodyOf('ban-create.json');
+const updateBody = bodyOf('ban-update.json');
+const importBody = bodyOf('ban-import.json');
+const searchQuery = queryParser('query-ban-search.json');
 
 const banIdOf = (ctx: AppContext) => {
   const id = ctx.params.banId!;
@@ -40,7 +39,7 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
   router.get('/', read, async (ctx) => {
     const search = searchQuery(ctx.query);
     const { bans, total } = await searchBans(deps.db, principalOf(ctx).accountId, search, new Date(now()).toISOString());
-    ctx.body = { bans: bans.map((b) => banView(b, now())), total, limit: search.limit, offset: search.offset };
+    ctx.body = { bans: bans.map((b) => banView(b, now())), total, limit: search.limit, offset: search.offset } satisfies BanRecordPage;
   });
 
   router.post('/', manage, jsonBody, async (ctx) => {
@@ -48,7 +47,7 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
     checkFuture(input.expiresAt, now());
     const ban = await createBan(deps, principalOf(ctx).accountId, input, actorOf(ctx));
     ctx.status = 201;
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.post('/import', manage, jsonBody, async (ctx) => {
@@ -56,13 +55,13 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
     const ban = await importBan(deps, principalOf(ctx).accountId, banId.toLowerCase(), actorOf(ctx));
     if (!ban) throw notFound('shared ban in force');
     ctx.status = 201;
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.get('/:banId', read, async (ctx) => {
     const ban = await findBan(deps.db, principalOf(ctx).accountId, banIdOf(ctx));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.patch('/:banId', manage, jsonBody, async (ctx) => {
@@ -70,13 +69,13 @@ export function bansRouter(deps: BanDeps): Router<AppState> {
     checkFuture(patch.expiresAt, now());
     const ban = await changeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), patch, actorOf(ctx));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   router.delete('/:banId', manage, async (ctx) => {
     const ban = await removeBan(deps, principalOf(ctx).accountId, banIdOf(ctx), actorOf(ctx));
     if (!ban) throw notFound('ban');
-    ctx.body = banView(ban, now());
+    ctx.body = banView(ban, now()) satisfies BanRecord;
   });
 
   return router;

@@ -7,6 +7,7 @@ import type { Actor } from '../audit/actor.ts';
 import type { Core } from '../core.ts';
 import type { ServerReadDeps } from '../stats/server-reads.ts';
 import type { TrustDeps } from '../trust/lookup.ts';
+import type { BanCreate, BanRecord as BanRecordAnswer, BanUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -21,14 +22,6 @@ import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
 import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
 
-
-export interface BanInput {
-  platformId: string;
-  playerName?: string | null;
-  reason?: string | null;
-  expiresAt?: string | null;
-  durationMinutes?: number;
-}
 
 /** A change the ban's state does not allow: 409. */
 const conflict = (message: string) => new ApiError('CONFLICT', message);
@@ -108,7 +101,7 @@ export async function mergeOrphanDayzId(deps: TrustDeps & ServerReadDeps, steam6
   }
 }
 
-export async function createBan(deps: BanDeps, accountId: string, input: BanInput, actor: Actor): Promise<BanRecord> {
+export async function createBan(deps: BanDeps, accountId: string, input: BanCreate, actor: Actor): Promise<BanRecord> {
   const expiresAt = expiryOf(input, deps.clock.now()) ?? null;
   return placeBan(deps, accountId, { ...input, expiresAt, source: 'manual' }, actor, 'ban.create');
 }
@@ -124,15 +117,8 @@ export async function importBan(deps: BanDeps, accountId: string, banId: string,
   }, actor, 'ban.import');
 }
 
-export interface BanPatch {
-  playerName?: string | null;
-  reason?: string | null;
-  expiresAt?: string | null;
-  durationMinutes?: number;
-}
-
 /** Changes a ban that is not lifted; undefined when the account has none of that id. */
-export async function changeBan(deps: Core, accountId: string, banId: string, patch: BanPatch, actor: Actor): Promise<BanRecord | undefined> {
+export async function changeBan(deps: Core, accountId: string, banId: string, patch: BanUpdate, actor: Actor): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   const change: BanChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -166,7 +152,7 @@ export async function removeBan(deps: Core, accountId: string, banId: string, ac
 }
 
 /** A ban as the controller shows it. */
-export function banView(ban: BanRecord, nowMs: number) {
+export function banView(ban: BanRecord, nowMs: number): BanRecordAnswer {
   const inForce = ban.liftedAt === null && (ban.expiresAt === null || Date.parse(ban.expiresAt) > nowMs);
   return {
     id: ban.id, platformId: ban.platformId, playerName: ban.playerName, reason: ban.reason, source: ban.source,

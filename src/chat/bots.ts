@@ -1,6 +1,7 @@
 // A community's chat bots: made and rotated with their secret shown once, deleted, and the
 // community's setting that refuses unsigned calls. Each change is audited (never with a secret).
 import type { Core } from '../core.ts';
+import type { ChatBot as ChatBotAnswer } from '../http/schema-types.ts';
 import type { AppContext } from '../http/context.ts';
 import { inTransaction } from '../store/db.ts';
 import { auditAction } from '../audit/audit.ts';
@@ -11,7 +12,7 @@ import type { ChatBot } from './bots.repo.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const botView = (b: ChatBot) => ({ id: b.id, name: b.name, createdAt: b.createdAt, rotatedAt: b.rotatedAt, previousSecretValidUntil: b.previousValidUntil });
+export const botView = (b: ChatBot): ChatBotAnswer => ({ id: b.id, name: b.name, createdAt: b.createdAt, rotatedAt: b.rotatedAt, previousSecretValidUntil: b.previousValidUntil });
 
 export async function createBot(deps: Core, ctx: AppContext, name: string): Promise<{ bot: ChatBot; secret: string }> {
   return inTransaction(deps.db, async (tx) => {

@@ -5,6 +5,7 @@
 // of its serverId, else the operator's, as the built-in chat-bot role, unless that account (or the
 // operator, for the whole service) refuses unsigned calls. Every refusal is audited in the account
 // the call would have acted in.
+import type { ChatAction } from '../http/schema-types.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { isUuid } from '../http/uuid.ts';
@@ -19,13 +20,6 @@ import type { ChatRole } from './roles-file.ts';
 import { checkChatSignature } from './signature.ts';
 import type { ServerOwnerDeps } from '../servers/server.ts';
 
-export interface ChatBody {
-  action: string;
-  chatUserId: string;
-  serverId?: string;
-  params?: Record<string, unknown>;
-}
-
 export interface Caller {
   /** The account the call acts in; undefined: none (an unsigned call naming no server, before setup). */
   accountId: string | undefined;
@@ -38,7 +32,7 @@ export interface Caller {
 export const unverifiedActor = 'Chat Bot (unverified)';
 
 /** The call's account and whether it is signed; a 403 (audited) for a call refused, a 404 for a server of another account. */
-export async function callerOf(deps: ServerOwnerDeps, ctx: AppContext, body: ChatBody): Promise<Caller> {
+export async function callerOf(deps: ServerOwnerDeps, ctx: AppContext, body: ChatAction): Promise<Caller> {
   if (body.serverId !== undefined && !isUuid(body.serverId)) throw notFound('server');
   const serverId = body.serverId?.toLowerCase();
   const serverAccount = serverId ? await liveServerOwner(deps, serverId) : undefined;

@@ -14,11 +14,11 @@ import { auditAction } from '../audit/audit.ts';
 import { chatActions } from './actions.ts';
 import type { ChatAction } from './actions.ts';
 import { actAs, callerOf } from './caller.ts';
-import type { ChatBody } from './caller.ts';
 import { chatRoleOf } from './roles-file.ts';
 import type { ChatRole } from './roles-file.ts';
+import type { ChatActionResult } from '../http/schema-types.ts';
 
-const actionBody = bodyOf<ChatBody>('chat-action.json');
+const actionBody = bodyOf('chat-action.json');
 
 export function chatActionRouter(deps: ServerOwnerDeps & BanDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/chat', sensitive: true });
@@ -41,7 +41,7 @@ export function chatActionRouter(deps: ServerOwnerDeps & BanDeps): Router<AppSta
     const result = await action.run({ deps, ctx, accountId, serverId: caller.serverId ?? '', chatUserId: body.chatUserId, signed: caller.signed }, params);
     // Every call that ran is in the account's log, under the chat user or "Chat Bot (unverified)".
     if (accountId) await auditAction(deps, ctx, { action: 'chat.action', target: { type: 'chat-action', id: body.action }, details: { role, signed: caller.signed, ...(caller.botId ? { botId: caller.botId } : {}) } });
-    ctx.body = { ok: true, action: body.action, result };
+    ctx.body = { ok: true, action: body.action, result } satisfies ChatActionResult;
   });
   return router;
 }

@@ -8,9 +8,9 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { chatRoleMappings, setChatRole } from './roles-file.ts';
-import type { ChatRole } from './roles-file.ts';
+import type { ChatUserRole, ChatUserRoles } from '../http/schema-types.ts';
 
-const roleBody = bodyOf<{ role: ChatRole }>('chat-user-role-set.json');
+const roleBody = bodyOf('chat-user-role-set.json');
 /** A Discord user id (snowflake). */
 const chatUserIdPattern = /^[0-9]{17,20}$/;
 
@@ -26,7 +26,7 @@ export function chatUserRolesRouter(deps: Core): Router<AppState> {
 
   router.get('/', async (ctx) => {
     const mappings = await chatRoleMappings(deps, principalOf(ctx).accountId);
-    ctx.body = { mappings: Object.entries(mappings).sort(([a], [b]) => (a < b ? -1 : 1)).map(([chatUserId, role]) => ({ chatUserId, role })) };
+    ctx.body = { mappings: Object.entries(mappings).sort(([a], [b]) => (a < b ? -1 : 1)).map(([chatUserId, role]) => ({ chatUserId, role })) } satisfies ChatUserRoles;
   });
 
   router.put('/:chatUserId', jsonBody, async (ctx) => {
@@ -34,7 +34,7 @@ export function chatUserRolesRouter(deps: Core): Router<AppState> {
     const { role } = roleBody(ctx);
     const before = await setChatRole(deps, principalOf(ctx).accountId, chatUserId, role);
     await auditAction(deps, ctx, { action: 'chat.user-role.set', target: { type: 'chat-user', id: chatUserId }, details: { role, before: before ?? null } });
-    ctx.body = { chatUserId, role };
+    ctx.body = { chatUserId, role } satisfies ChatUserRole;
   });
 
   router.delete('/:chatUserId', async (ctx) => {

@@ -14,9 +14,10 @@ import { liveServerOwner } from '../servers/server.ts';
 import { commandView } from './command.ts';
 import { recordResult, takeCommands } from './commands.ts';
 import type { ServerOwnerDeps } from '../servers/server.ts';
+import type { AgentCommands, ServerCommand } from '../http/schema-types.ts';
 
-const waitQuery = queryParser<{ wait: number }>('query-command-wait.json');
-const resultBody = bodyOf<{ status: 'done' | 'failed'; detail?: string }>('command-result.json');
+const waitQuery = queryParser('query-command-wait.json');
+const resultBody = bodyOf('command-result.json');
 
 export function agentCommandsRouter(deps: ServerOwnerDeps & AgentWaitsHeld & IngestTokenDeps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
@@ -34,7 +35,7 @@ export function agentCommandsRouter(deps: ServerOwnerDeps & AgentWaitsHeld & Ing
       ctx.status = 204;
       return;
     }
-    ctx.body = { commands: commands.map((c) => commandView(c, deps.clock.now())) };
+    ctx.body = { commands: commands.map((c) => commandView(c, deps.clock.now())) } satisfies AgentCommands;
   });
 
   router.post('/api/servers/:serverId/commands/:commandId/result', async (ctx, next) => {
@@ -50,7 +51,7 @@ export function agentCommandsRouter(deps: ServerOwnerDeps & AgentWaitsHeld & Ing
     const outcome = isUuid(commandId) ? await recordResult(deps, accountId, serverId, commandId, body.status, body.detail ?? null) : undefined;
     if (!outcome) throw notFound('command');
     if ('conflict' in outcome) throw new ApiError('CONFLICT', outcome.conflict);
-    ctx.body = commandView(outcome.record, deps.clock.now());
+    ctx.body = commandView(outcome.record, deps.clock.now()) satisfies ServerCommand;
   });
 
   return router;

@@ -3,20 +3,14 @@
 // poll takes it (sent), and ends with the agent's answer (done, failed) or, untaken or unanswered in
 // time, expired: a restart must never fire hours late.
 
-export const commandKinds = ['restart', 'message', 'kick'] as const;
+import type { KickParams, MessageParams, RestartParams, ServerCommand } from '../http/schema-types.ts';
+
+export type { KickParams, MessageParams, RestartParams };
+export const commandKinds = ['restart', 'message', 'kick'] as const satisfies readonly ServerCommand['kind'][];
 export type CommandKind = (typeof commandKinds)[number];
-export type CommandStatus = 'pending' | 'sent' | 'done' | 'failed' | 'expired';
-
-export interface RestartParams { delaySeconds: number; message: string | null }
-export interface MessageParams { text: string }
-export interface KickParams { platformId: string; reason: string | null }
-export type CommandParams = RestartParams | MessageParams | KickParams;
-
-export interface RequestedBy {
-  type: 'user' | 'chat' | 'system';
-  id: string | null;
-  name: string | null;
-}
+export type CommandStatus = ServerCommand['status'];
+export type CommandParams = ServerCommand['params'];
+export type RequestedBy = ServerCommand['requestedBy'];
 
 /** A command as stored (times as ISO texts). */
 export interface CommandRecord {
@@ -70,7 +64,7 @@ export function dueAtMs(c: Pick<CommandRecord, 'kind' | 'params' | 'sentAt'>): n
 }
 
 /** The command as the API answers it: with its due time, and seconds to it as of `nowMs`. */
-export function commandView(c: CommandRecord, nowMs: number) {
+export function commandView(c: CommandRecord, nowMs: number): ServerCommand {
   const due = dueAtMs(c);
   return {
     id: c.id, serverId: c.serverId, kind: c.kind, params: c.params, status: c.status, requestedBy: c.requestedBy,

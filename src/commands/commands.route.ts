@@ -16,11 +16,12 @@ import { commandsPage, findCommand } from './command.repo.ts';
 import { commandView } from './command.ts';
 import type { CommandKind, CommandParams, CommandRecord } from './command.ts';
 import { requestCommand } from './commands.ts';
+import type { ServerCommand, ServerCommandList } from '../http/schema-types.ts';
 
-const restartBody = bodyOf<{ delaySeconds: number; message?: string }>('server-restart.json');
-const messageBody = bodyOf<{ text: string }>('server-message.json');
-const kickBody = bodyOf<{ platformId: string; reason?: string }>('server-kick.json');
-const pageQuery = queryParser<{ before?: string; limit: number }>('query-commands.json');
+const restartBody = bodyOf('server-restart.json');
+const messageBody = bodyOf('server-message.json');
+const kickBody = bodyOf('server-kick.json');
+const pageQuery = queryParser('query-commands.json');
 
 export function commandsRouter(deps: AgentWaitsHeld & ServerOwnerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
@@ -29,7 +30,7 @@ export function commandsRouter(deps: AgentWaitsHeld & ServerOwnerDeps): Router<A
   const read = requireAnyPermission('servers.read', 'servers.control');
   const answer = (ctx: AppContext, status: number, command: CommandRecord) => {
     ctx.status = status;
-    ctx.body = commandView(command, deps.clock.now());
+    ctx.body = commandView(command, deps.clock.now()) satisfies ServerCommand;
   };
   const request = async (ctx: AppContext, kind: CommandKind, params: CommandParams) =>
     answer(ctx, 202, await requestCommand(deps, ctx, await accountServerId(deps, ctx), kind, params));
@@ -55,7 +56,7 @@ export function commandsRouter(deps: AgentWaitsHeld & ServerOwnerDeps): Router<A
     const more = page.length > query.limit;
     const shown = page.slice(0, query.limit);
     const last = shown.at(-1);
-    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null };
+    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null } satisfies ServerCommandList;
   });
 
   router.get('/:id/commands/:commandId', read, async (ctx) => {

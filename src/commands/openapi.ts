@@ -7,7 +7,7 @@ const server = { id: 'server id (UUID)' };
 const session = { 401: e('no session (UNAUTHORIZED)'), 403: e('csrf-mismatch, or the role lacks the permission (FORBIDDEN)'), 429: e('rate limit (Retry-After)'), 404: e('no such server in the account') };
 const withBody = { ...session, 400: e('invalid body'), 415: e('not application/json') };
 const agent = { 401: e('missing or invalid ingest token'), 429: e('ingest rate exceeded (Retry-After)') };
-const control = (path: string, body: string, summary: string): Operation => ({
+const control = (path: string, body: NonNullable<Operation['body']>, summary: string): Operation => ({
   method: 'post', path: `/api/servers/{id}/${path}`, tag: 'Server commands', security: 'session', pathParams: server, body, summary,
   responses: { 202: ['the command, pending until the server\'s agent takes it', 'server-command.json'], ...withBody },
 });

@@ -8,10 +8,10 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { authenticate, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { accountServerId } from '../servers/server-param.ts';
 import { findSchedule } from './restart-schedule.repo.ts';
-import type { RestartSchedule } from './restart-schedule.ts';
 import { removeRestartSchedule, scheduleView, setRestartSchedule } from './restart-schedules.ts';
+import type { RestartSchedule } from '../http/schema-types.ts';
 
-const scheduleBody = bodyOf<Omit<RestartSchedule, 'message'> & { message?: string | null }>('restart-schedule-set.json');
+const scheduleBody = bodyOf('restart-schedule-set.json');
 
 export function restartScheduleRouter(deps: ServerOwnerDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/servers', sensitive: true });
@@ -21,13 +21,13 @@ export function restartScheduleRouter(deps: ServerOwnerDeps): Router<AppState> {
   router.get('/:id/restart-schedule', requireAnyPermission('servers.read', 'servers.control'), async (ctx) => {
     const schedule = await findSchedule(deps.db, await accountServerId(deps, ctx));
     if (!schedule) throw notFound('restart schedule');
-    ctx.body = scheduleView(schedule);
+    ctx.body = scheduleView(schedule) satisfies RestartSchedule;
   });
 
   router.put('/:id/restart-schedule', control, jsonBody, async (ctx) => {
     const body = scheduleBody(ctx);
     const serverId = await accountServerId(deps, ctx);
-    ctx.body = scheduleView(await setRestartSchedule(deps, ctx, serverId, { ...body, message: body.message ?? null }));
+    ctx.body = scheduleView(await setRestartSchedule(deps, ctx, serverId, { ...body, message: body.message ?? null })) satisfies RestartSchedule;
   });
 
   router.delete('/:id/restart-schedule', control, async (ctx) => {

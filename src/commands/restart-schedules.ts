@@ -1,6 +1,7 @@
 // Restart schedules end to end: set by admins (audited), and the worker's job that queues each
 // scheduled restart from its warning time on, as the service (`system`), once per shutdown time.
 import type { Core } from '../core.ts';
+import type { RestartSchedule as RestartScheduleAnswer } from '../http/schema-types.ts';
 import type { AppContext } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { inTransaction } from '../store/db.ts';
@@ -17,7 +18,7 @@ import type { AgentWaitsHeld } from './agent-waits.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const scheduleView = (s: StoredSchedule) => ({
+export const scheduleView = (s: StoredSchedule): RestartScheduleAnswer => ({
   enabled: s.enabled, timeZone: s.timeZone, times: [...s.times].sort(), warningSeconds: s.warningSeconds, message: s.message, nextAt: s.nextAt, updatedAt: s.updatedAt,
 });
 
@@ -27,7 +28,7 @@ export async function setRestartSchedule(deps: Core, ctx: AppContext, serverId: 
   const nextAt = schedule.enabled ? iso(nextShutdownAfter(schedule, nowMs)) : null;
   return inTransaction(deps.db, async (tx) => {
     const saved = await saveSchedule(tx, serverId, principalOf(ctx).accountId, schedule, nextAt, iso(nowMs));
-    await auditAction(deps, ctx, { action: 'server.restart-schedule.set', target: { type: 'server', id: serverId }, details: scheduleView(saved) }, tx);
+    await auditAction(deps, ctx, { action: 'server.restart-schedule.set', target: { type: 'server', id: serverId }, details: { ...scheduleView(saved) } }, tx);
     return saved;
   });
 }

@@ -3,6 +3,7 @@
 // cursor) is what pollers ask for again and again: it is rendered once and kept in the server's
 // page cache, which every ingested batch drops.
 import type { Core } from '../core.ts';
+import type { KillfeedPage } from '../http/schema-types.ts';
 import { badRequest } from '../http/errors.ts';
 import { cachedPage, pageGeneration, storePage } from '../stats/stats.store.ts';
 import { readThrough } from '../stats/server-reads.ts';
@@ -14,7 +15,7 @@ const pageTtlMs = 60_000;
 async function renderPage(deps: Core, serverId: string, before: string, limit: number): Promise<string> {
   const rows = await killsBefore(deps.db, serverId, before, limit + 1);
   const kills = rows.slice(0, limit);
-  return JSON.stringify({ kills, nextCursor: rows.length > limit ? kills.at(-1)!.ts : null });
+  return JSON.stringify({ kills, nextCursor: rows.length > limit ? kills.at(-1)!.ts : null } satisfies KillfeedPage);
 }
 
 /** The page as JSON text, ready to send. */

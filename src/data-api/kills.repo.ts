@@ -1,17 +1,8 @@
 // SQL for the killfeed: newest first, strictly before a cursor.
+import type { Kill } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
-export interface Kill {
-  ts: string;
-  killerPlatformId: string;
-  killerName: string;
-  victimPlatformId: string;
-  victimName: string;
-  weapon: string;
-  distance: number;
-  isHeadshot: boolean;
-  hitZone: string | null;
-}
+export type { Kill };
 
 export async function killsBefore(db: Queryable, serverId: string, before: string, limit: number): Promise<Kill[]> {
   const { rows } = await db.query<Kill>({

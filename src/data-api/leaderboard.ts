@@ -1,6 +1,7 @@
 // Leaderboard pages: rendered once from Redis (one script call), then served from the server's
 // page cache until the next change to that server drops it. While the server's Redis state is
 // missing or being rebuilt, the answer is a 503, never an empty or partial page.
+import type { LeaderboardPage } from '../http/schema-types.ts';
 import type { LeaderboardSort } from '../stats/ranking.ts';
 import type { ServerDeps } from '../servers/server.ts';
 import { leaderboardEntry } from '../stats/ranking.ts';
@@ -21,7 +22,7 @@ export async function leaderboardPage(deps: ServerDeps, serverId: string, sort: 
     total: slice.total,
     sort,
     players: slice.players.map(([platformId, totals], i) => leaderboardEntry(offset + i + 1, platformId, totals)),
-  });
+  } satisfies LeaderboardPage);
   await storePage(deps.redis, serverId, slice.generation, field, page, pageTtlMs);
   return page;
 }

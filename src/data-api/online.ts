@@ -2,6 +2,7 @@
 // in the server's page cache (which every ingested batch drops). The list also changes with time
 // alone (a player leaves the 90 s window without any event), so the page carries the moment its
 // longest-idle player drops out, and is rendered anew from then on.
+import type { OnlinePlayers } from '../http/schema-types.ts';
 import { cachedPage, onlinePlayers, pageGeneration, storePage } from '../stats/stats.store.ts';
 import type { ServerDeps } from '../servers/server.ts';
 import { forgetServerRead, readThrough } from '../stats/server-reads.ts';
@@ -35,7 +36,7 @@ export async function onlinePage(deps: ServerDeps, serverId: string): Promise<Bu
   const list = await onlinePlayers(deps.redis, serverId, now - onlineWindowMs);
   if (!list) await refuseWhileRebuilding(deps, serverId);
   const players = list?.players ?? [];
-  const body = JSON.stringify({ players, count: players.length });
+  const body = JSON.stringify({ players, count: players.length } satisfies OnlinePlayers);
   // "now - window <= oldest" holds for every listed player, so the page is exact until oldest + window.
   const validUntilMs = list?.oldestMs != null ? list.oldestMs + onlineWindowMs : now + pageTtlMs;
   if (list) await storePage(deps.redis, serverId, generation, field, `${validUntilMs}|${body}`, pageTtlMs);

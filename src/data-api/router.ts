@@ -6,7 +6,6 @@ import type { ServerOwnerDeps } from '../servers/server.ts';
 import type { AppState } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { queryParser } from '../http/schemas.ts';
-import type { LeaderboardSort } from '../stats/ranking.ts';
 import { clampLimit, dataApiAccess, keyOf, ownedServerId } from './access.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
 import { killfeedPage } from './killfeed.ts';
@@ -14,17 +13,18 @@ import { leaderboardPage } from './leaderboard.ts';
 import { onlinePage } from './online.ts';
 import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
+import type { BanList, ServerList } from '../http/schema-types.ts';
 
-const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; offset: number }>('query-leaderboard.json');
-const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.json');
-const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
+const leaderboardQuery = queryParser('query-leaderboard.json');
+const killsQuery = queryParser('query-kills.json');
+const bansQuery = queryParser('query-bans.json');
 
 export function dataApiRouter(deps: ServerOwnerDeps & ApiKeyDeps & LeaseDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/v1/data', sensitive: true });
   router.use(dataApiAccess(deps));
 
   router.get('/servers', async (ctx) => {
-    ctx.body = { servers: await accountServers(deps, keyOf(ctx).accountId) };
+    ctx.body = { servers: await accountServers(deps, keyOf(ctx).accountId) } satisfies ServerList;
   });
 
   router.get('/servers/:serverId', async (ctx) => {
@@ -60,7 +60,7 @@ export function dataApiRouter(deps: ServerOwnerDeps & ApiKeyDeps & LeaseDeps): R
     const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
     const active = query.active === undefined ? null : query.active === 'true';
     const now = new Date(deps.clock.now()).toISOString();
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) };
+    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) } satisfies BanList;
   });
 
   return router;

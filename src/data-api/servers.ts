@@ -1,11 +1,12 @@
 // Server list and server status as the Data API shows them.
 import type { Core } from '../core.ts';
+import type { ServerStatus, ServerSummary } from '../http/schema-types.ts';
 import { listServerRecords } from '../servers/server.repo.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { isOnline, serverRecord } from '../servers/server.ts';
 import type { ServerDeps } from '../servers/server.ts';
 
-const serverSummary = (r: ServerRecord, online: boolean) => ({
+const serverSummary = (r: ServerRecord, online: boolean): ServerSummary => ({
   id: r.id,
   name: r.name,
   map: r.map,
@@ -14,7 +15,7 @@ const serverSummary = (r: ServerRecord, online: boolean) => ({
   lastSeenAt: r.lastSeenAt,
 });
 
-const serverStatus = (r: ServerRecord, online: boolean) => ({
+const serverStatus = (r: ServerRecord, online: boolean): ServerStatus => ({
   ...serverSummary(r, online),
   players: r.players,
   fps: r.fps,

@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
+import type { Health } from '../http/schema-types.ts';
 
 const probeTimeoutMs = 1000;
 
@@ -26,7 +27,7 @@ export function healthRouter(deps: Core): Router<AppState> {
     const [postgres, redis] = await Promise.all([answers(() => deps.db.query('SELECT 1')), answers(() => deps.redis.ping())]);
     const ok = postgres === 'up' && redis === 'up';
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'degraded', postgres, redis };
+    ctx.body = { status: ok ? 'ok' : 'degraded', postgres, redis } satisfies Health;
   });
   return router;
 }

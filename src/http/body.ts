@@ -6,6 +6,8 @@ import type { Middleware } from 'koa';
 import type { AppContext, AppState } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { describeErrors, validatorFor } from './schemas.ts';
+import type { Checked } from './schemas.ts';
+import type { SchemaTypes } from './schema-types.ts';
 import { normaliseJsonText } from './text.ts';
 
 export const controllerBodyLimitBytes = 64 * 1024;
@@ -36,13 +38,14 @@ export const jsonBody: Middleware<AppState> = async (ctx, next) => {
   await parse(ctx, next);
 };
 
-export function bodyOf<T>(schemaId: string): (ctx: AppContext) => T {
+/** A body reader for a schema of schemas/: its type comes from the file name (SchemaTypes), never from the caller. */
+export function bodyOf<K extends keyof SchemaTypes>(schemaId: K): (ctx: AppContext) => Checked<K> {
   const validate = validatorFor(schemaId);
   return (ctx) => {
     const body: unknown = ctx.request.body ?? {};
     const problem = normaliseJsonText(body);
     if (problem) throw badRequest(`body ${problem}`);
     if (!validate(body)) throw badRequest(`body ${describeErrors(validate.errors)}`);
-    return body as T;
+    return body as Checked<K>;
   };
 }

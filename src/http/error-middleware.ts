@@ -1,5 +1,6 @@
 // Turns every failure into the spec's Error body { error, message, statusCode, requestId }.
 // Client mistakes keep their message; anything unexpected becomes a generic 500 and is logged.
+import type { ErrorBody } from './schema-types.ts';
 import type { Middleware } from 'koa';
 import { ApiError } from './errors.ts';
 import type { ErrorCode } from './errors.ts';
@@ -63,7 +64,7 @@ export function errorMiddleware(log: Log): Middleware<AppState> {
         statusCode: apiError.status,
         requestId: ctx.state.requestId,
         ...apiError.extra,
-      };
+      } satisfies ErrorBody;
     }
   };
 }

@@ -7,6 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import * as addFormatsModule from 'ajv-formats';
 import { badRequest } from './errors.ts';
 import { projectPath } from '../project-root.ts';
+import type { SchemaDefaults, SchemaTypes } from './schema-types.ts';
 
 // ajv-formats is CommonJS: Node puts the plugin on `default`, and so does Deno.
 const addFormats = addFormatsModule.default as unknown as typeof addFormatsModule.default.default;
@@ -14,6 +15,9 @@ const addFormats = addFormatsModule.default as unknown as typeof addFormatsModul
 const schemaDir = projectPath('schemas');
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
+
+/** A value that passed schemas/<K>: its type, with the fields Ajv filled from their defaults present. */
+export type Checked<K extends keyof SchemaTypes> = SchemaTypes[K] & Required<Pick<SchemaTypes[K], SchemaDefaults[K] & keyof SchemaTypes[K]>>;
 
 export const schemas: JsonSchema[] = readdirSync(schemaDir)
   .filter((file) => file.endsWith('.json'))
@@ -54,8 +58,8 @@ const complaint = (e: ErrorObject): string => {
   return `${e.message ?? 'is invalid'}${allowed}`;
 };
 
-/** Returns a query-string parser for a schema: typed values with defaults, or a 400. */
-export function queryParser<T>(id: string): (query: Record<string, unknown>) => T {
+/** Returns a query-string parser for a schema: typed (by the schema's file name) values with defaults, or a 400. */
+export function queryParser<K extends keyof SchemaTypes>(id: K): (query: Record<string, unknown>) => Checked<K> {
   const validate = queries.getSchema(id);
   if (!validate) throw new Error(`no schema ${id}`);
   return (query) => {
@@ -64,6 +68,6 @@ export function queryParser<T>(id: string): (query: Record<string, unknown>) => 
     // Ajv coerces "Infinity" and "1e400" to Infinity, yet checks integer and range on the text, so they pass.
     const infinite = Object.keys(copy).find((k) => typeof copy[k] === 'number' && !Number.isFinite(copy[k]));
     if (infinite !== undefined) throw badRequest(`query parameter ${infinite} must be a finite number`);
-    return copy as T;
+    return copy as Checked<K>;
   };
 }

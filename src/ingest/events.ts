@@ -1,5 +1,6 @@
 // Checks a batch of game-server events one by one and normalises the good ones. Only the fields
 // the service keeps are copied, so coordinates (x, y, z) and any other extra field never go further.
+import type { IngestEvent as IngestEventBody, IngestResult } from '../http/schema-types.ts';
 import { validatorFor, describeErrors } from '../http/schemas.ts';
 import { badRequest } from '../http/errors.ts';
 import { normaliseJsonText } from '../http/text.ts';
@@ -17,10 +18,11 @@ export const maxFutureSkewMs = 60_000;
 /** Events before this are refused: no game server reports from before 2000. */
 export const earliestEventMs = Date.UTC(2000, 0, 1);
 
-export interface Player {
+// A type, not an interface: it fits the wire event's killer and victim, which admit further fields.
+export type Player = {
   platformId: string;
   name: string;
-}
+};
 
 interface Base {
   index: number;
@@ -40,22 +42,12 @@ export type IngestEvent =
   | (Base & { type: 'death'; player: Player; cause: DeathCause });
 
 /** An event as a game server (or the agent, src/agent/) sends it: schemas/ingest-event.json. */
-export type WireEvent = { id: string; ts: number | string } & (
-  | { type: 'server.status'; online: boolean; map?: string; gameVersion?: string; players?: number; fps?: number; uptimeSeconds?: number }
-  | { type: 'server.started' }
-  | { type: 'player.connect' | 'player.disconnect' | 'player.heartbeat'; platformId: string; name: string }
-  | { type: 'kill'; killer: Player; victim: Player; weapon: string; distance: number; isHeadshot: boolean; hitZone?: string }
-  | { type: 'shots'; platformId: string; fired: number; hits: number }
-  | { type: 'death'; platformId: string; name: string; cause: DeathCause }
-);
+export type WireEvent = IngestEventBody;
 
 /** The most events one batch may carry (schemas/ingest-batch.json). */
 export const maxBatchEvents = 1000;
 
-export interface Rejection {
-  index: number;
-  error: string;
-}
+export type Rejection = IngestResult['rejected'][number];
 
 export interface ParsedBatch {
   events: IngestEvent[];

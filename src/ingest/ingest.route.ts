@@ -9,6 +9,7 @@ import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
 import { OneCallGroups } from './one-call-groups.ts';
 import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
+import type { IngestResult } from '../http/schema-types.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
@@ -30,7 +31,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
     const bytes = bodyBytesOf(ctx);
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection, applyOneCall });
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection, applyOneCall }) satisfies IngestResult;
   });
 
   return router;

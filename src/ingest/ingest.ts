@@ -3,6 +3,7 @@
 // truth and is committed first; the derived Redis state is written after the commit, tagged with
 // the server's version, so Redis never shows a batch that was not committed
 // (src/stats/apply-server-state.lua).
+import type { IngestResult } from '../http/schema-types.ts';
 import type { Deps } from '../deps.ts';
 import { inTransaction } from '../store/db.ts';
 import type { DbClient } from '../store/db.ts';
@@ -12,7 +13,7 @@ import { dropServerReads } from '../stats/server-reads.ts';
 import { batchChanges, onlineWindowMs, presentPlayers } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
-import type { IngestEvent, Rejection } from './events.ts';
+import type { IngestEvent } from './events.ts';
 import { applyBatchInOneCall, claimEvents, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
 import type { AppliedBatch, OneCallBatch, SeenPlayers } from './ingest.repo.ts';
 import { isSteam64 } from '../identities/id-forms.ts';
@@ -26,11 +27,7 @@ import { commitInOneCall } from './one-call.ts';
 import { forgetPresentTotals } from './present-totals.ts';
 import { samplesOf, statusesToApply } from './statuses.ts';
 
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-  rejected: Rejection[];
-}
+export type { IngestResult };
 
 /** What a committed batch changed, to be written to Redis after the commit. */
 export interface DerivedChange {

@@ -16,10 +16,11 @@ import { chatOperations } from '../chat/openapi.ts';
 import { trustPublicOperations } from '../trust/openapi.ts';
 import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
+import { limitsOperations } from '../limits/openapi.ts';
 
 export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
   ...banOperations, ...gameFileOperations, ...queueOperations, ...commandOperations, ...serverViewOperations, ...trustPublicOperations,
-  ...storeWebhookOperations];
+  ...storeWebhookOperations, ...limitsOperations];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });

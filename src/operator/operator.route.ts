@@ -10,25 +10,26 @@ import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { setDataApiEnabled } from './data-api-switch.ts';
 import { rebuildDerivedState } from '../derived/rebuild.ts';
 import type { DataApiRuntime } from './data-api-switch.ts';
+import type { DataApiSwitch, RebuildResult } from '../http/schema-types.ts';
 
-const switchBody = bodyOf<{ enabled: boolean }>('data-api-switch.json');
+const switchBody = bodyOf('data-api-switch.json');
 
 export function operatorRouter(deps: Core & DataApiRuntime & ServerReadDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/operator', sensitive: true });
   router.use(authenticate(deps), requirePermission('accounts.manage'));
   router.get('/data-api', (ctx) => {
-    ctx.body = { enabled: deps.runtime.dataApiEnabled };
+    ctx.body = { enabled: deps.runtime.dataApiEnabled } satisfies DataApiSwitch;
   });
   router.put('/data-api', jsonBody, async (ctx) => {
     const { enabled } = switchBody(ctx);
     await setDataApiEnabled(deps, enabled);
     await auditAction(deps, ctx, { action: 'operator.data-api.set', target: { type: 'setting', id: 'data-api' }, details: { enabled } });
-    ctx.body = { enabled };
+    ctx.body = { enabled } satisfies DataApiSwitch;
   });
   router.post('/rebuild', async (ctx) => {
     const result = await rebuildDerivedState(deps);
     await auditAction(deps, ctx, { action: 'operator.rebuild', target: { type: 'setting', id: 'derived-state' }, details: result });
-    ctx.body = result;
+    ctx.body = result satisfies RebuildResult;
   });
   return router;
 }

@@ -1,4 +1,5 @@
 // SQL of the priority queue (VIP) entries: one per player and scope of an account.
+import type { Checked } from '../http/schemas.ts';
 import type { Queryable } from '../store/db.ts';
 
 export interface QueueEntry {
@@ -63,12 +64,7 @@ export async function findQueueEntry(db: Queryable, accountId: string, entryId: 
   return rows[0];
 }
 
-export interface QueueSearch {
-  platformId?: string;
-  serverId?: string;
-  limit: number;
-  offset: number;
-}
+export type QueueSearch = Checked<'query-queue.json'>;
 
 export async function listQueueEntries(db: Queryable, accountId: string, search: QueueSearch): Promise<{ entries: QueueEntry[]; total: number }> {
   const { rows } = await db.query<QueueEntry & { total: number }>(

@@ -10,13 +10,12 @@ import { isUuid } from '../http/uuid.ts';
 import { authenticate, principalOf, requireAnyPermission, requirePermission } from '../auth/authenticate.ts';
 import { actorOf } from '../audit/actor.ts';
 import { listQueueEntries } from './queue.repo.ts';
-import type { QueueSearch } from './queue.repo.ts';
 import { UnknownServers, changeQueueEntry, queuePlayer, queueEntryView, removeQueueEntry } from './queue.ts';
-import type { QueueInput, QueuePatch } from './queue.ts';
+import type { QueueEntry, QueuePage } from '../http/schema-types.ts';
 
-const createBody = bodyOf<QueueInput>('queue-entry-create.json');
-const updateBody = bodyOf<QueuePatch>('queue-entry-update.json');
-const listQuery = queryParser<QueueSearch>('query-queue.json');
+const createBody = bodyOf('queue-entry-create.json');
+const updateBody = bodyOf('queue-entry-update.json');
+const listQuery = queryParser('query-queue.json');
 
 const entryIdOf = (ctx: AppContext) => {
   const id = ctx.params.entryId!;
@@ -37,7 +36,7 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
   router.get('/', requireAnyPermission('queue.manage', 'servers.read'), async (ctx) => {
     const search = listQuery(ctx.query);
     const { entries, total } = await listQueueEntries(deps.db, principalOf(ctx).accountId, { ...search, serverId: search.serverId?.toLowerCase() });
-    ctx.body = { entries: entries.map((e) => queueEntryView(e, now())), total, limit: search.limit, offset: search.offset };
+    ctx.body = { entries: entries.map((e) => queueEntryView(e, now())), total, limit: search.limit, offset: search.offset } satisfies QueuePage;
   });
 
   router.post('/', manage, jsonBody, async (ctx) => {
@@ -46,7 +45,7 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
     try {
       const { entry, created } = await queuePlayer(deps, principalOf(ctx).accountId, input, actorOf(ctx));
       ctx.status = created ? 201 : 200;
-      ctx.body = queueEntryView(entry, now());
+      ctx.body = queueEntryView(entry, now()) satisfies QueueEntry;
     } catch (err) {
       if (err instanceof UnknownServers) throw badRequest(`body serverIds: ${err.message}`);
       throw err;
@@ -58,7 +57,7 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
     checkFuture(patch.expiresAt, now());
     const entry = await changeQueueEntry(deps, principalOf(ctx).accountId, entryIdOf(ctx), patch, actorOf(ctx));
     if (!entry) throw notFound('queue entry');
-    ctx.body = queueEntryView(entry, now());
+    ctx.body = queueEntryView(entry, now()) satisfies QueueEntry;
   });
 
   router.delete('/:entryId', manage, async (ctx) => {

@@ -5,6 +5,7 @@
 import type { Core } from '../core.ts';
 import type { ServerReadDeps } from '../stats/server-reads.ts';
 import type { TrustDeps } from '../trust/lookup.ts';
+import type { QueueEntry as QueueEntryAnswer, QueueEntryCreate, QueueEntryUpdate } from '../http/schema-types.ts';
 import { inTransaction } from '../store/db.ts';
 import type { Queryable } from '../store/db.ts';
 import { insertAudit } from '../audit/audit.repo.ts';
@@ -16,14 +17,8 @@ import { requestAccountSync, requestServerSync } from '../game-files/sync-reques
 import { deleteQueueEntry, lockQueueEntry, updateQueueEntry, upsertQueueEntry } from './queue.repo.ts';
 import type { QueueChange, QueueEntry } from './queue.repo.ts';
 
-export interface QueueInput {
-  platformId: string;
-  playerName?: string | null;
-  comment?: string | null;
-  expiresAt?: string | null;
-  durationDays?: number;
-  serverIds?: string[] | null;
-}
+/** A new entry as the controller sends it; the store's products name their servers as a list that may be empty. */
+export type QueueInput = Omit<QueueEntryCreate, 'serverIds'> & { serverIds?: string[] | null };
 
 /** A serverIds list naming a server the account does not have (or a revoked one). */
 export class UnknownServers extends Error {}
@@ -85,14 +80,7 @@ export async function queuePlayer(deps: TrustDeps & ServerReadDeps, accountId: s
   return result;
 }
 
-export interface QueuePatch {
-  playerName?: string | null;
-  comment?: string | null;
-  expiresAt?: string | null;
-  durationDays?: number;
-}
-
-export async function changeQueueEntry(deps: Core, accountId: string, entryId: string, patch: QueuePatch, actor: Actor): Promise<QueueEntry | undefined> {
+export async function changeQueueEntry(deps: Core, accountId: string, entryId: string, patch: QueueEntryUpdate, actor: Actor): Promise<QueueEntry | undefined> {
   const nowMs = deps.clock.now();
   const change: QueueChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -154,7 +142,7 @@ export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor
 }
 
 /** An entry as the controller shows it. */
-export function queueEntryView(e: QueueEntry, nowMs: number) {
+export function queueEntryView(e: QueueEntry, nowMs: number): QueueEntryAnswer {
   return {
     id: e.id, platformId: e.platformId, playerName: e.playerName, comment: e.comment, serverIds: e.serverIds,
     permanent: e.expiresAt === null, active: e.expiresAt === null || Date.parse(e.expiresAt) > nowMs, expiresAt: e.expiresAt, source: e.source,

@@ -1,16 +1,11 @@
 // SQL of the stored status samples (server_metrics): written by ingestion, read by the dashboard's
 // chart a time range at a time, pruned by the worker.
+import type { MetricsPage } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 import type { Column } from '../store/pg-array.ts';
 import { isoOfMs } from '../store/iso-time.ts';
 
-export interface MetricsSample {
-  at: string;
-  online: boolean;
-  players: number | null;
-  fps: number | null;
-  uptimeSeconds: number | null;
-}
+export type MetricsSample = MetricsPage['samples'][number];
 
 export interface NewSample {
   atMs: number;

@@ -1,9 +1,10 @@
 // The stored status samples as the dashboard's chart reads them (a time range, a page at a time),
 // and their retention: the worker prunes samples older than 30 days.
 import type { Core } from '../core.ts';
+import type { MetricsPage } from '../http/schema-types.ts';
+import type { Checked } from '../http/schemas.ts';
 import { badRequest } from '../http/errors.ts';
 import { deleteMetricsBefore, metricsAfter } from './metrics.repo.ts';
-import type { MetricsSample } from './metrics.repo.ts';
 
 export const metricsRetentionMs = 30 * 24 * 3600_000;
 /** The range a request without `from` covers: the chart's last 24 hours. */
@@ -11,19 +12,9 @@ export const defaultRangeMs = 24 * 3600_000;
 /** Rows one prune statement deletes: short statements, so ingestion never waits long behind one. */
 const pruneBatch = 10_000;
 
-export interface MetricsQuery {
-  from?: string;
-  to?: string;
-  limit: number;
-}
+export type MetricsQuery = Checked<'query-server-metrics.json'>;
 
-export interface MetricsPage {
-  from: string;
-  to: string;
-  samples: MetricsSample[];
-  /** Pass as `from` for the next page of the same range; null when the range holds no more. */
-  nextCursor: string | null;
-}
+export type { MetricsPage };
 
 /** Samples with from < at <= to (default: the 24 hours up to now), oldest first. */
 export async function metricsPage(deps: Core, serverId: string, query: MetricsQuery): Promise<MetricsPage> {

@@ -7,7 +7,6 @@ import type { ServerOwnerDeps } from './server.ts';
 import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
-import type { LeaderboardSort } from '../stats/ranking.ts';
 import { pageCaps } from '../data-api/access.ts';
 import { onlinePage } from '../data-api/online.ts';
 import { leaderboardPage } from '../data-api/leaderboard.ts';
@@ -15,12 +14,12 @@ import { killfeedPage } from '../data-api/killfeed.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
 import { accountServerId } from './server-param.ts';
 import { metricsPage } from './metrics.ts';
-import type { MetricsQuery } from './metrics.ts';
+import type { BanList, MetricsPage } from '../http/schema-types.ts';
 
-const leaderboardQuery = queryParser<{ sort: LeaderboardSort; limit: number; offset: number }>('query-leaderboard.json');
-const killsQuery = queryParser<{ before?: string; limit: number }>('query-kills.json');
-const bansQuery = queryParser<{ active?: 'true' | 'false'; limit: number; offset: number }>('query-bans.json');
-const metricsQuery = queryParser<MetricsQuery>('query-server-metrics.json');
+const leaderboardQuery = queryParser('query-leaderboard.json');
+const killsQuery = queryParser('query-kills.json');
+const bansQuery = queryParser('query-bans.json');
+const metricsQuery = queryParser('query-server-metrics.json');
 /** The dashboard is a person reading a page: the standard tier's cap is plenty. */
 const cap = (limit: number) => Math.min(limit, pageCaps.standard);
 
@@ -52,12 +51,12 @@ export function serverViewsRouter(deps: ServerOwnerDeps): Router<AppState> {
     const query = bansQuery(ctx.query);
     const serverId = await accountServerId(deps, ctx);
     const active = query.active === undefined ? null : query.active === 'true';
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) };
+    ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) } satisfies BanList;
   });
 
   router.get('/:id/metrics', async (ctx) => {
     const query = metricsQuery(ctx.query);
-    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query);
+    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query) satisfies MetricsPage;
   });
 
   return router;

@@ -1,4 +1,5 @@
 // SQL for game servers: registration, revocation, ingest tokens and the status record.
+import type { ServerCreate } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
 /** The server's row as the Data API and ingestion need it (cached in Redis as JSON). */
@@ -25,13 +26,8 @@ export const serverRecordColumns = `id, account_id AS "accountId", name, map, ga
   uptime_seconds AS "uptimeSeconds", metrics_at AS "metricsAt", revoked_at IS NOT NULL AS revoked,
   derived_version AS version`;
 
-export interface NewServer {
-  /** A fixed id (demo data); an existing server of that id is kept. */
-  id?: string;
-  name: string;
-  banFilePath?: string | null;
-  priorityFilePath?: string | null;
-}
+/** A server as the controller registers it; `id` fixes the id (demo data): an existing server of that id is kept. */
+export type NewServer = ServerCreate & { id?: string };
 
 export async function insertServer(db: Queryable, accountId: string, server: NewServer, tokenHash: Buffer): Promise<ServerRecord> {
   const { rows } = await db.query<ServerRecord>(

@@ -9,11 +9,12 @@ import { isUuid } from '../http/uuid.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { findManagedServer, listManagedServers, updateManagedServer } from './server.repo.ts';
-import type { ManagedServer, NewServer, ServerChange } from './server.repo.ts';
+import type { ManagedServer, ServerChange } from './server.repo.ts';
 import { checkedFilePaths, fileConflictOf } from './file-paths.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
 import { dropServerCaches, isOnline, registerServer, revokeServer, rotateIngestToken } from './server.ts';
 import type { ServerDeps } from './server.ts';
+import type { IngestToken, ManagedServer as ManagedServerAnswer, ManagedServerList, ServerCreated } from '../http/schema-types.ts';
 
 /**
  * The service never runs a command a community chose: a body still naming the retired restart
@@ -30,10 +31,10 @@ function withoutRestartCommand<T>(parse: (ctx: AppContext) => T): (ctx: AppConte
   };
 }
 
-const createBody = withoutRestartCommand(bodyOf<NewServer>('server-create.json'));
-const updateBody = withoutRestartCommand(bodyOf<ServerChange>('server-update.json'));
+const createBody = withoutRestartCommand(bodyOf('server-create.json'));
+const updateBody = withoutRestartCommand(bodyOf('server-update.json'));
 
-const view = (s: ManagedServer, nowMs: number) => ({
+const view = (s: ManagedServer, nowMs: number): ManagedServerAnswer => ({
   id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,
   createdAt: s.createdAt, online: isOnline(s, nowMs), lastSeenAt: s.lastSeenAt,
   map: s.map, players: s.players, fps: s.fps, metricsAt: s.metricsAt,
@@ -53,7 +54,7 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
   const now = () => deps.clock.now();
 
   router.get('/', read, async (ctx) => {
-    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) };
+    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) } satisfies ManagedServerList;
   });
 
   const mayNamePaths = (ctx: AppContext) => principalOf(ctx).permissions.has('accounts.manage');
@@ -69,13 +70,13 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
     await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name, ...pathDetails(body) } });
     const managed = (await findManagedServer(deps.db, principalOf(ctx).accountId, server.id))!;
     ctx.status = 201;
-    ctx.body = { server: view(managed, now()), ingestToken };
+    ctx.body = { server: view(managed, now()), ingestToken } satisfies ServerCreated;
   });
 
   router.get('/:id', read, async (ctx) => {
     const server = await findManagedServer(deps.db, principalOf(ctx).accountId, serverIdOf(ctx));
     if (!server) throw notFound('server');
-    ctx.body = view(server, now());
+    ctx.body = view(server, now()) satisfies ManagedServerAnswer;
   });
 
   router.patch('/:id', manage, jsonBody, async (ctx) => {
@@ -94,7 +95,7 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
       await requestServerSync(deps.db, [server.id], 'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority', new Date(now()).toISOString());
     }
     await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change), ...pathDetails(change) } });
-    ctx.body = view(server, now());
+    ctx.body = view(server, now()) satisfies ManagedServerAnswer;
   });
 
   router.delete('/:id', manage, async (ctx) => {
@@ -109,7 +110,7 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
     const ingestToken = await rotateIngestToken(deps, principalOf(ctx).accountId, serverId);
     if (!ingestToken) throw notFound('server');
     await auditAction(deps, ctx, { action: 'server.ingest-token.rotate', target: { type: 'server', id: serverId } });
-    ctx.body = { ingestToken };
+    ctx.body = { ingestToken } satisfies IngestToken;
   });
 
   return router;

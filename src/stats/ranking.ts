@@ -12,6 +12,7 @@
 //   score of one equals a score of the first kind, so the two kinds of member never meet. (Every
 //   player's member carried the tie-breakers before: each kill or death of a player removed one
 //   member and inserted another, a quarter of Redis's work in a backfill.)
+import type { LeaderboardEntry } from '../http/schema-types.ts';
 import type { PlayerTotals } from './totals.ts';
 
 export const leaderboardSorts = ['points', 'kd', 'kills'] as const;
@@ -72,18 +73,7 @@ export function rankingScores(t: Pick<PlayerTotals, 'kills' | 'deaths'>): Record
   return { kills: String(kills), kd: String(kdScore(t)) };
 }
 
-export interface LeaderboardEntry {
-  rank: number;
-  platformId: string;
-  name: string;
-  kills: number;
-  deaths: number;
-  headshots: number;
-  kd: number;
-  points: number;
-  meanKillDistance: number | null;
-  playMinutes: number;
-}
+export type { LeaderboardEntry };
 
 export function leaderboardEntry(rank: number, platformId: string, t: PlayerTotals): LeaderboardEntry {
   return {

@@ -15,6 +15,7 @@ import type { SignatureCheck } from './signatures.ts';
 import { storeEventOf } from './events.ts';
 import type { StoreSource } from './events.ts';
 import { applyStoreEvent } from './grants.ts';
+import type { StoreWebhookResult } from '../http/schema-types.ts';
 
 export const storeWebhookBodyLimitBytes = 256 * 1024;
 
@@ -73,10 +74,10 @@ export function storeWebhookRouter(deps: TrustDeps & ServerReadDeps): Router<App
     const event = storeEventOf(source, parsedJson(body), deps.config.store.products);
     // Tebex activates an endpoint once it answers its validation event with the event's id.
     if (event.kind === 'validation') {
-      ctx.body = { id: event.id };
+      ctx.body = { id: event.id } satisfies StoreWebhookResult;
       return;
     }
-    ctx.body = await applyStoreEvent(deps, event);
+    ctx.body = await applyStoreEvent(deps, event) satisfies StoreWebhookResult;
   });
   return router;
 }

@@ -1,5 +1,6 @@
 // The trust capability document (/.well-known/service-trust.json): endpoints, score schema and
 // bands, identifier kinds, reason categories, and with signing the algorithm and the JWKS.
+import type { TrustDiscovery } from '../http/schema-types.ts';
 import type { Config } from '../config.ts';
 import { schemas } from '../http/schemas.ts';
 import { bandThresholds, reasonCategories, scoringRules } from './score.ts';
@@ -20,7 +21,7 @@ export const scoringSteps = [
 /** The TrustScore schema, standing alone (no $id of this service's schema set). */
 const scoreSchema = () => Object.fromEntries(Object.entries(schemas.find((s) => s.$id === 'trust-score.json')!).filter(([k]) => k !== '$id'));
 
-export async function discoveryDocument(config: Config): Promise<Record<string, unknown>> {
+export async function discoveryDocument(config: Config): Promise<TrustDiscovery> {
   const signer = await trustSigner(config);
   return {
     issuer: config.trustIssuer,

@@ -2,20 +2,10 @@
 // only below the oldest transaction still running (a later commit can land only above it), and
 // the marks that let a partner resume with `since`. No submitter, no note.
 import type { Queryable } from '../store/db.ts';
+import type { TrustExportRow } from '../http/schema-types.ts';
 
-export type ExportStatus = 'active' | 'overturned' | 'expired';
-
-export interface ExportRow {
-  id: string;
-  platformId: string;
-  serviceId: string | null;
-  status: ExportStatus;
-  reason: string;
-  category: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-}
+export type ExportRow = TrustExportRow;
+export type ExportStatus = ExportRow['status'];
 
 /** A feed position: after the row (xid, id); `inclusive` also takes rows of transaction xid itself. */
 export interface FeedPosition {

@@ -11,11 +11,11 @@ import { secretHash } from '../accounts/secrets.ts';
 import { activePartnerKeyByHash } from './partner-key.repo.ts';
 import type { PartnerKey } from './partner-key.repo.ts';
 import { exportPage } from './export.ts';
-import type { ExportQuery } from './export.ts';
 import { partnerKeyPrefix } from './partner-keys.route.ts';
 import { retryAfterSeconds } from './lookup.route.ts';
+import type { TrustExportPage } from '../http/schema-types.ts';
 
-const exportQuery = queryParser<ExportQuery>('query-trust-export.json');
+const exportQuery = queryParser('query-trust-export.json');
 
 async function partnerOf(deps: Core, authorization: string, header: string): Promise<PartnerKey> {
   const raw = bearerToken(authorization) || header.trim();
@@ -34,6 +34,6 @@ export function addExportRoute(deps: Core, router: Router<AppState>): void {
     if (!decision.allowed) {
       throw new ApiError('RATE_LIMITED', 'export pages per minute exceeded for this partner key', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
     }
-    ctx.body = await exportPage(deps, partner, exportQuery(ctx.query));
+    ctx.body = await exportPage(deps, partner, exportQuery(ctx.query)) satisfies TrustExportPage;
   });
 }

@@ -4,6 +4,8 @@
 // digest of its rows, bound to the partner key (aud), to the page's cursors, and to the resume
 // point (the `since` it read from, as understood here, and the `syncedThrough` it answers): a relay
 // that moved either would make a mirror skip rows while every proof verified.
+import type { TrustExportPage } from '../http/schema-types.ts';
+import type { Checked } from '../http/schemas.ts';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Core } from '../core.ts';
@@ -18,20 +20,9 @@ export const pageCaps: Record<PartnerTier, number> = { basic: 500, premium: 1000
 export const exportStatuses: ExportStatus[] = ['active', 'overturned', 'expired'];
 const firstId = '00000000-0000-0000-0000-000000000000';
 
-export interface ExportQuery {
-  since?: string;
-  cursor?: string;
-  limit: number;
-  status?: string;
-}
+export type ExportQuery = Checked<'query-trust-export.json'>;
 
-export interface ExportPage {
-  rows: ExportRow[];
-  count: number;
-  nextCursor: string | null;
-  syncedThrough: string | null;
-  proof?: string;
-}
+export type ExportPage = TrustExportPage;
 
 export const encodeCursor = (xid: string, id: string) => Buffer.from(`${xid}.${id}`).toString('base64url');
 

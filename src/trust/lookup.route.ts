@@ -10,6 +10,7 @@ import { rateLimitHeaders, takeRateToken } from '../http/rate-limit.ts';
 import { trustLookup } from './lookup.ts';
 import { publicEntries } from './public-entries.ts';
 import type { TrustDeps } from './lookup.ts';
+import type { TrustPublicEntries } from '../http/schema-types.ts';
 
 export const retryAfterSeconds = 60;
 export const proofHeader = 'x-service-trust-proof';
@@ -31,7 +32,7 @@ export function trustLookupRouter(deps: TrustDeps, router = new Router<AppState>
   });
   router.get('/:identifier/entries', async (ctx) => {
     await limited(ctx);
-    ctx.body = await publicEntries(deps, ctx.params.identifier!);
+    ctx.body = await publicEntries(deps, ctx.params.identifier!) satisfies TrustPublicEntries;
   });
   return router;
 }

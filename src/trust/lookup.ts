@@ -4,6 +4,7 @@
 // or more (refreshPlayedScores): a playing player's score is recomputed once a minute, not at every
 // batch. The common lookup is one Redis read and an RS256 signature is made once per computed
 // score. A missing score is computed once at a time per player, across processes: the others wait.
+import type { TrustScore } from '../http/schema-types.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import type { Core } from '../core.ts';
@@ -51,7 +52,7 @@ export async function computeScore(deps: Core, player: TrustPlayer): Promise<{ s
   const body = Buffer.from(JSON.stringify({
     platformId: player.platformId, serviceId: player.serviceId, score: result.score, confidence: result.confidence, band: result.band,
     signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
-  }));
+  } satisfies TrustScore));
   const untilExpiry = (nextExpiryMs(entries, nowMs) ?? Infinity) - nowMs;
   return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreLifeMs, untilExpiry)) };
 }

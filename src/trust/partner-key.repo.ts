@@ -1,15 +1,10 @@
 // SQL of partner keys (the export feed's credentials); only the SHA-256 of a key is stored.
+import type { PartnerKey } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 
-export type PartnerTier = 'basic' | 'premium';
+export type PartnerTier = PartnerKey['tier'];
 
-export interface PartnerKey {
-  id: string;
-  name: string;
-  tier: PartnerTier;
-  createdAt: string;
-  revokedAt: string | null;
-}
+export type { PartnerKey };
 
 const columns = 'id, name, tier, created_at AS "createdAt", revoked_at AS "revokedAt"';
 

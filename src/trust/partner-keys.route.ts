@@ -9,10 +9,10 @@ import { auditAction } from '../audit/audit.ts';
 import { authenticate, requirePermission } from '../auth/authenticate.ts';
 import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { insertPartnerKey, listPartnerKeys, revokePartnerKey } from './partner-key.repo.ts';
-import type { PartnerTier } from './partner-key.repo.ts';
+import type { PartnerKeyCreated, PartnerKeyList } from '../http/schema-types.ts';
 
 export const partnerKeyPrefix = 'svcp_';
-const createBody = bodyOf<{ name: string; tier?: PartnerTier }>('partner-key-create.json');
+const createBody = bodyOf('partner-key-create.json');
 
 export function partnerKeysRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/trust/partner-keys', sensitive: true });
@@ -20,7 +20,7 @@ export function partnerKeysRouter(deps: Core): Router<AppState> {
   const now = () => new Date(deps.clock.now()).toISOString();
 
   router.get('/', async (ctx) => {
-    ctx.body = { keys: await listPartnerKeys(deps.db) };
+    ctx.body = { keys: await listPartnerKeys(deps.db) } satisfies PartnerKeyList;
   });
 
   router.post('/', jsonBody, async (ctx) => {
@@ -29,7 +29,7 @@ export function partnerKeysRouter(deps: Core): Router<AppState> {
     const record = await insertPartnerKey(deps.db, name, tier, secretHash(key), now());
     await auditAction(deps, ctx, { action: 'partner-key.create', target: { type: 'partner-key', id: record.id }, details: { name, tier } });
     ctx.status = 201;
-    ctx.body = { id: record.id, name: record.name, tier: record.tier, createdAt: record.createdAt, key };
+    ctx.body = { id: record.id, name: record.name, tier: record.tier, createdAt: record.createdAt, key } satisfies PartnerKeyCreated;
   });
 
   router.delete('/:id', async (ctx) => {

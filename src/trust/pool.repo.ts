@@ -1,29 +1,15 @@
 // SQL of the community ban pool. Submitter (account_id, submitted_by) and note are read only by the
 // moderation listing; the functions behind the public lookup and the export never select them, and
 // the public player page reads only the community's name, never the user who submitted or the note.
+import type { TrustSubmission } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ReasonCategory } from './score.ts';
 
 export { reasonCategories } from './score.ts';
 export type { ReasonCategory } from './score.ts';
-export type EntryStatus = 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
+export type EntryStatus = TrustSubmission['status'];
 
-export interface PoolEntry {
-  id: string;
-  platformId: string;
-  status: EntryStatus;
-  category: ReasonCategory;
-  reason: string;
-  evidence: string[];
-  banId: string | null;
-  accountId: string;
-  submittedBy: string | null;
-  note: string | null;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-  decidedAt: string | null;
-}
+export type PoolEntry = TrustSubmission;
 
 export interface NewSubmission {
   platformId: string;

@@ -1,24 +1,17 @@
 // The community ban pool's rules: what may be submitted, and the moderators' transitions. Every
 // change invalidates the player's cached score after it commits.
 import type { Core } from '../core.ts';
+import type { Checked } from '../http/schemas.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { isUuid } from '../http/uuid.ts';
 import { classifyIdentifier } from '../identities/id-forms.ts';
 import { resolvePlatformId } from '../identities/resolve.ts';
 import { banOfAccount, banSourcesFor, entryStatus, insertSubmission, transitionEntry } from './pool.repo.ts';
-import type { EntryStatus, PoolEntry, ReasonCategory } from './pool.repo.ts';
+import type { EntryStatus, PoolEntry } from './pool.repo.ts';
 import { invalidateTrustScores } from './lookup.ts';
 import type { TrustDeps } from './lookup.ts';
 
-export interface SubmissionBody {
-  platformId?: string;
-  banId?: string;
-  category: ReasonCategory;
-  reason: string;
-  evidence: string[];
-  note?: string;
-  expiresAt?: string;
-}
+export type SubmissionBody = Checked<'trust-submission-create.json'>;
 
 const copied = (source: string) => new ApiError('CONFLICT', `this ban came ${source === 'import' ? 'from another community' : 'from the pool'}: only a community's own bans are evidence`);
 

@@ -1,15 +1,10 @@
 // SQL for controller users.
+import type { User } from '../http/schema-types.ts';
 import type { Queryable } from '../store/db.ts';
 import type { Role } from '../auth/permissions.ts';
 import { canonicalUsername } from './username.ts';
 
-export interface User {
-  id: string;
-  accountId: string;
-  username: string;
-  role: Role;
-  createdAt: string;
-}
+export type { User };
 
 export interface UserWithSecret extends User {
   passwordHash: string;

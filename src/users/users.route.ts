@@ -7,19 +7,19 @@ import { bodyOf, jsonBody } from '../http/body.ts';
 import { isUuid } from '../http/uuid.ts';
 import { auditAction } from '../audit/audit.ts';
 import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
-import type { Role } from '../auth/permissions.ts';
 import { listUsers } from './user.repo.ts';
 import { changeUser, createUser, removeUser } from './users.ts';
+import type { User, UserList } from '../http/schema-types.ts';
 
-const createBody = bodyOf<{ username: string; password: string; role: Role }>('user-create.json');
-const updateBody = bodyOf<{ role?: Role; password?: string }>('user-update.json');
+const createBody = bodyOf('user-create.json');
+const updateBody = bodyOf('user-update.json');
 
 export function usersRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/users', sensitive: true });
   router.use(authenticate(deps), requirePermission('users.manage'));
 
   router.get('/', async (ctx) => {
-    ctx.body = { users: await listUsers(deps.db, principalOf(ctx).accountId) };
+    ctx.body = { users: await listUsers(deps.db, principalOf(ctx).accountId) } satisfies UserList;
   });
 
   router.post('/', jsonBody, async (ctx) => {
@@ -27,7 +27,7 @@ export function usersRouter(deps: Core): Router<AppState> {
     const user = await createUser(deps.db, principalOf(ctx).accountId, body.username, body.password, body.role);
     await auditAction(deps, ctx, { action: 'user.create', target: { type: 'user', id: user.id }, details: { username: user.username, role: user.role } });
     ctx.status = 201;
-    ctx.body = user;
+    ctx.body = user satisfies User;
   });
 
   router.patch('/:id', jsonBody, async (ctx) => {
@@ -36,7 +36,7 @@ export function usersRouter(deps: Core): Router<AppState> {
     if (!isUuid(userId)) throw notFound('user');
     const user = await changeUser(deps, principalOf(ctx).accountId, userId, body);
     await auditAction(deps, ctx, { action: 'user.update', target: { type: 'user', id: user.id }, details: { changed: Object.keys(body), ...(body.role ? { role: body.role } : {}) } });
-    ctx.body = user;
+    ctx.body = user satisfies User;
   });
 
   router.delete('/:id', async (ctx) => {

@@ -2,12 +2,13 @@ import test from 'ava';
 import fc from 'fast-check';
 import { queryParser } from '../../src/http/schemas.ts';
 import { ApiError } from '../../src/http/errors.ts';
+import type { SchemaTypes } from '../../src/http/schema-types.ts';
 import { anyText, dateTimeText, queryValue } from '../helpers/arbitraries.ts';
 
 const numRuns = 200;
 
 interface Spec {
-  schema: string;
+  schema: Extract<keyof SchemaTypes, `query-${string}`>;
   keys: string[];
   /** Throws when a parsed query is outside the schema's declared ranges. */
   check: (q: Record<string, unknown>) => void;
@@ -46,7 +47,7 @@ const specs: Spec[] = [
 ];
 
 for (const spec of specs) {
-  const parse = queryParser<Record<string, unknown>>(spec.schema);
+  const parse: (query: Record<string, unknown>) => Record<string, unknown> = queryParser(spec.schema);
   const key = fc.oneof(fc.constantFrom(...spec.keys), fc.constantFrom(...spec.keys), anyText);
 
   test(`${spec.schema}: arbitrary values parse into the declared ranges or fail with a 400 ApiError`, (t) => {

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from './api.ts';
 import { DateText, ErrorText, Loading, PageTitle, Problem, Table, TextField } from './components.tsx';
 import { categoryWords } from './types.ts';
-import type { PublicEntry, TrustScore } from './types.ts';
+import type { PublicEntry, TrustPublicEntries, TrustScore } from './types.ts';
 
 const bandWords: Record<TrustScore['band'], { name: string; meaning: string; tone: 'ok' | 'off' | 'warn' | 'bad' }> = {
   trusted: { name: 'Trusted', meaning: 'A long, clean record on the network.', tone: 'ok' },
@@ -61,7 +61,7 @@ function PlayerPage() {
     if (!identifier) return;
     document.title = `Player ${identifier} · Trust`;
     const path = `/api/v1/trust/${encodeURIComponent(identifier)}`;
-    Promise.all([api<TrustScore>('GET', path), api<{ entries: PublicEntry[] }>('GET', `${path}/entries`)]).then(
+    Promise.all([api<TrustScore>('GET', path), api<TrustPublicEntries>('GET', `${path}/entries`)]).then(
       ([score, entries]) => setState({ score, entries: entries.entries }),
       (error: unknown) => setState({ error: inWords(error) }),
     );

@@ -2,10 +2,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Badge, DateText, ErrorText, Loading, Notice, PageTitle, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { Account } from '../types.ts';
+import type { AccountList, DataApiSwitch } from '../types.ts';
 
 export function AccountsPage() {
-  const list = useLoad(() => api<{ accounts: Account[] }>('GET', '/api/accounts'), []);
+  const list = useLoad(() => api<AccountList>('GET', '/api/accounts'), []);
   const [f, setF] = useState({ accountName: '', username: '', password: '' });
   const [done, setDone] = useState('');
   const add = useAction();
@@ -54,7 +54,7 @@ export function AccountsPage() {
 }
 
 function DataApiSwitch() {
-  const state = useLoad(() => api<{ enabled: boolean }>('GET', '/api/operator/data-api'), []);
+  const state = useLoad(() => api<DataApiSwitch>('GET', '/api/operator/data-api'), []);
   const action = useAction();
   const flip = () => void action.run(async () => {
     await api('PUT', '/api/operator/data-api', { enabled: !state.data?.enabled });

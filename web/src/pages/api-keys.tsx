@@ -3,11 +3,13 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { useSession } from '../session.tsx';
-import type { ApiKey } from '../types.ts';
+import { apiKeyRatesInWords, apiKeyTierOptions } from '../limits.ts';
+import type { ApiKeyCreated, ApiKeyList, Limits } from '../types.ts';
 
 export function ApiKeysPage() {
   const { can } = useSession();
-  const keys = useLoad(() => api<{ keys: ApiKey[] }>('GET', '/api/account/api-keys'), []);
+  const keys = useLoad(() => api<ApiKeyList>('GET', '/api/account/api-keys'), []);
+  const limits = useLoad(() => api<Limits>('GET', '/api/limits'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('standard');
   const [minted, setMinted] = useState<{ name: string; key: string } | null>(null);
@@ -18,7 +20,7 @@ export function ApiKeysPage() {
   const submit = (e: Event) => {
     e.preventDefault();
     void mint.run(async () => {
-      const res = await api<{ name: string; key: string }>('POST', '/api/account/api-keys', { name: name.trim(), tier });
+      const res = await api<ApiKeyCreated>('POST', '/api/account/api-keys', { name: name.trim(), tier });
       setMinted({ name: res.name, key: res.key });
       setName('');
       keys.reload();
@@ -29,7 +31,7 @@ export function ApiKeysPage() {
     <>
       <PageTitle>API keys</PageTitle>
       <p>Keys for the read-only Data API (<code>/api/v1/data/…</code>): server status, online players, leaderboards, the killfeed and
-        ban lists of your community. Send one as <code>Authorization: Bearer &lt;key&gt;</code>. Standard keys may make 60 requests a minute, partner keys 600.</p>
+        ban lists of your community. Send one as <code>Authorization: Bearer &lt;key&gt;</code>.{limits.data && ` ${apiKeyRatesInWords(limits.data)}`}</p>
       {minted && (
         <SecretBox title={`API key "${minted.name}"`} value={minted.key} onDismiss={() => setMinted(null)}>
           <p>Try it:</p>
@@ -37,7 +39,7 @@ export function ApiKeysPage() {
         </SecretBox>
       )}
       {done && <Notice>{done}</Notice>}
-      <ErrorText error={keys.error ?? row.error} />
+      <ErrorText error={keys.error ?? row.error ?? limits.error} />
       {keys.loading && !keys.data && <Loading what="the keys" />}
       {keys.data && (
         <Table caption="API keys of your community" head={['Name', 'Tier', 'Created', 'State', 'Actions']} empty={keys.data.keys.length === 0 && 'No keys yet.'}>
@@ -63,7 +65,7 @@ export function ApiKeysPage() {
           <div class="row">
             <TextField label="Name" value={name} onInput={setName} required maxLength={100} hint="What uses it, e.g. the community website." />
             <SelectField label="Tier" value={tier} onChange={setTier}
-              options={can('partners.manage') ? [['standard', 'Standard (60 a minute, 100 a page)'], ['partner', 'Partner (600 a minute, 500 a page)']] : [['standard', 'Standard (60 a minute, 100 a page)']]}
+              options={apiKeyTierOptions(can('partners.manage') ? ['standard', 'partner'] : ['standard'], limits.data)}
               hint={can('partners.manage') ? undefined : 'Partner keys are issued by the network operator.'} />
           </div>
           <ErrorText error={mint.error} />

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
 import { DateText, ErrorText, Loading, PageTitle, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { AuditEntry } from '../types.ts';
+import type { AuditEntry, AuditPage as Page } from '../types.ts';
 
 const knownActions = [
   'auth', 'auth.login', 'auth.login-failed', 'auth.lockout', 'auth.logout', 'setup.admin',
@@ -15,8 +15,6 @@ const knownActions = [
   'trust', 'trust.submit', 'trust.approve', 'trust.reject', 'trust.overturn', 'partner-key.create', 'partner-key.revoke',
   'account.create', 'operator.data-api.set', 'operator.rebuild', 'player.merged',
 ];
-
-type Page = { entries: AuditEntry[]; nextCursor: string | null };
 
 const details = (d: Record<string, unknown>) =>
   Object.entries(d).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : v === null ? 'none' : typeof v === 'object' ? Object.entries(v as object).map(([a, b]) => `${a} ${String(b)}`).join(', ') : String(v)}`).join('; ');

@@ -6,7 +6,7 @@ import { Badge, Choices, ConfirmButton, DateText, ErrorText, Loading, Notice, Pa
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { categories, categoryWords, platformIdPattern } from '../types.ts';
-import type { BanRecord, Category } from '../types.ts';
+import type { BanRecord, BanRecordPage, Category } from '../types.ts';
 
 const pageSize = 25;
 const playerIdHint = 'Steam64 (17 digits), DayZ ID (44 characters) or console id.';
@@ -25,7 +25,7 @@ export function BansPage() {
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
   const [submitting, setSubmitting] = useState<BanRecord | null>(null);
-  const list = useLoad(() => api<{ bans: BanRecord[]; total: number }>('GET', `/api/bans${query({ ...applied, limit: pageSize, offset })}`), [applied, offset]);
+  const list = useLoad(() => api<BanRecordPage>('GET', `/api/bans${query({ ...applied, limit: pageSize, offset })}`), [applied, offset]);
   const row = useAction();
   const changed = (message: string) => {
     setDone(message);

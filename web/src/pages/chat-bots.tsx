@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { ConfirmButton, DateText, ErrorText, Loading, Notice, Problem, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { formatDateTime } from '../format.ts';
-import type { ChatBot } from '../types.ts';
+import type { ChatBot, ChatBotCreated, ChatBotList } from '../types.ts';
 import { BotSecret } from './chat-bot-secret.tsx';
 import type { ShownSecret } from './chat-bot-secret.tsx';
 import { UnsignedCalls } from './chat-unsigned.tsx';
@@ -14,7 +14,7 @@ const overlapUntil = (bot: ChatBot) =>
   (bot.previousSecretValidUntil !== null && Date.parse(bot.previousSecretValidUntil) > Date.now() ? bot.previousSecretValidUntil : null);
 
 export function ChatBots() {
-  const list = useLoad(() => api<{ bots: ChatBot[] }>('GET', '/api/chat/bots'), []);
+  const list = useLoad(() => api<ChatBotList>('GET', '/api/chat/bots'), []);
   const [name, setName] = useState('');
   // The secret lives only here, until dismissed.
   const [shown, setShown] = useState<ShownSecret | null>(null);
@@ -26,7 +26,7 @@ export function ChatBots() {
     e.preventDefault();
     void add.run(async () => {
       if (!name.trim()) throw new Problem('Give the bot a name.');
-      const res = await api<{ bot: ChatBot; secret: string }>('POST', '/api/chat/bots', { name: name.trim() });
+      const res = await api<ChatBotCreated>('POST', '/api/chat/bots', { name: name.trim() });
       setShown({ title: `Secret of the bot "${res.bot.name}"`, ...res });
       setDone(`"${res.bot.name}" is added.`);
       setName('');
@@ -34,7 +34,7 @@ export function ChatBots() {
     });
   };
   const rotate = (b: ChatBot) => row.run(async () => {
-    const res = await api<{ bot: ChatBot; secret: string }>('POST', `/api/chat/bots/${b.id}/secret`);
+    const res = await api<ChatBotCreated>('POST', `/api/chat/bots/${b.id}/secret`);
     setShown({ title: `New secret of the bot "${res.bot.name}"`, ...res });
     const until = res.bot.previousSecretValidUntil;
     setDone(`"${b.name}" has a new secret; the old one keeps working ${until ? `until ${formatDateTime(until)}` : 'for 24 hours'}.`);

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { ConfirmButton, ErrorText, Loading, Notice, PageTitle, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { ChatRoleMapping } from '../types.ts';
+import type { ChatUserRoles } from '../types.ts';
 import { ChatBots } from './chat-bots.tsx';
 
 const chatRoleOptions: [string, string][] = [
@@ -25,7 +25,7 @@ export function ChatRolesPage() {
 }
 
 function ChatUserRoles() {
-  const list = useLoad(() => api<{ mappings: ChatRoleMapping[] }>('GET', '/api/chat/user-roles'), []);
+  const list = useLoad(() => api<ChatUserRoles>('GET', '/api/chat/user-roles'), []);
   const [f, setF] = useState({ chatUserId: '', role: 'moderator' });
   const [done, setDone] = useState('');
   const set = useAction();

@@ -2,10 +2,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { PartnerKey } from '../types.ts';
+import { partnerKeyTierOptions } from '../limits.ts';
+import type { Limits, PartnerKeyCreated, PartnerKeyList } from '../types.ts';
 
 export function PartnerKeysPage() {
-  const keys = useLoad(() => api<{ keys: PartnerKey[] }>('GET', '/api/trust/partner-keys'), []);
+  const keys = useLoad(() => api<PartnerKeyList>('GET', '/api/trust/partner-keys'), []);
+  const limits = useLoad(() => api<Limits>('GET', '/api/limits'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('basic');
   const [issued, setIssued] = useState<{ name: string; key: string } | null>(null);
@@ -15,7 +17,7 @@ export function PartnerKeysPage() {
   const submit = (e: Event) => {
     e.preventDefault();
     void issue.run(async () => {
-      const res = await api<{ name: string; key: string }>('POST', '/api/trust/partner-keys', { name: name.trim(), tier });
+      const res = await api<PartnerKeyCreated>('POST', '/api/trust/partner-keys', { name: name.trim(), tier });
       setIssued({ name: res.name, key: res.key });
       setName('');
       keys.reload();
@@ -31,7 +33,7 @@ export function PartnerKeysPage() {
         </SecretBox>
       )}
       {done && <Notice>{done}</Notice>}
-      <ErrorText error={keys.error ?? row.error} />
+      <ErrorText error={keys.error ?? row.error ?? limits.error} />
       {keys.loading && !keys.data && <Loading what="the keys" />}
       {keys.data && (
         <Table caption="Partner keys" head={['Name', 'Tier', 'Issued', 'State', 'Actions']} empty={keys.data.keys.length === 0 && 'No partner keys yet.'}>
@@ -57,7 +59,7 @@ export function PartnerKeysPage() {
           <div class="row">
             <TextField label="Partner name" value={name} onInput={setName} required maxLength={100} />
             <SelectField label="Tier" value={tier} onChange={setTier}
-              options={[['basic', 'Basic (60 pages a minute, up to 500 rows)'], ['premium', 'Premium (300 pages a minute, up to 1000 rows)']]} />
+              options={partnerKeyTierOptions(['basic', 'premium'], limits.data)} />
           </div>
           <ErrorText error={issue.error} />
           <button class="primary" type="submit" disabled={issue.busy}>Issue key</button>

@@ -6,7 +6,7 @@ import { Badge, Choices, ConfirmButton, DateText, ErrorText, Loading, Notice, Pa
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { platformIdPattern } from '../types.ts';
-import type { ManagedServer, QueueEntry } from '../types.ts';
+import type { ManagedServer, ManagedServerList, QueueEntry, QueuePage } from '../types.ts';
 
 const pageSize = 50;
 
@@ -17,8 +17,8 @@ export function QueuePage() {
   const [applied, setApplied] = useState('');
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
-  const servers = useLoad(() => api<{ servers: ManagedServer[] }>('GET', '/api/servers'), []);
-  const list = useLoad(() => api<{ entries: QueueEntry[]; total: number }>('GET', `/api/priority-queue${query({ platformId: applied, limit: pageSize, offset })}`), [applied, offset]);
+  const servers = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
+  const list = useLoad(() => api<QueuePage>('GET', `/api/priority-queue${query({ platformId: applied, limit: pageSize, offset })}`), [applied, offset]);
   const row = useAction();
   const names = new Map((servers.data?.servers ?? []).map((s) => [s.id, s.name]));
   const changed = (message: string) => {

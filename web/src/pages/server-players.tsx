@@ -4,10 +4,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { queuedInWords } from '../commands.ts';
 import { ErrorText, Notice, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { OnlinePlayer, ServerCommand } from '../types.ts';
+import type { OnlinePlayer, OnlinePlayers, ServerCommand } from '../types.ts';
 
 export function OnlinePlayers({ serverId, control, onQueued }: { serverId: string; control: boolean; onQueued: () => void }) {
-  const online = useLoad(() => api<{ players: OnlinePlayer[]; count: number }>('GET', `/api/servers/${serverId}/players`), [serverId]);
+  const online = useLoad(() => api<OnlinePlayers>('GET', `/api/servers/${serverId}/players`), [serverId]);
   const [queued, setQueued] = useState('');
   const kicked = (words: string) => {
     setQueued(words);

@@ -7,7 +7,7 @@ import { MetricsChart } from '../chart.tsx';
 import { Badge, DateText, ErrorText, Loading, PageTitle, SelectField, Table, TimeAgo, useAction, useLoad } from '../components.tsx';
 import { formatCount, formatFps, pageCaption, playTime } from '../format.ts';
 import { useSession } from '../session.tsx';
-import type { Kill, LeaderboardEntry, ManagedServer, MetricsPage, MetricsSample, SyncedBan } from '../types.ts';
+import type { BanList, Kill, KillfeedPage, LeaderboardPage, ManagedServer, MetricsPage, MetricsSample } from '../types.ts';
 import { ServerActions } from './server-actions.tsx';
 import { CommandHistory } from './server-commands.tsx';
 import { OnlinePlayers } from './server-players.tsx';
@@ -75,7 +75,7 @@ function Chart({ serverId }: { serverId: string }) {
 }
 
 function BanList({ serverId }: { serverId: string }) {
-  const bans = useLoad(() => api<{ bans: SyncedBan[] }>('GET', `/api/servers/${serverId}/bans${query({ limit: 100 })}`), [serverId]);
+  const bans = useLoad(() => api<BanList>('GET', `/api/servers/${serverId}/bans${query({ limit: 100 })}`), [serverId]);
   return (
     <section aria-labelledby="server-bans-title">
       <h2 id="server-bans-title">Ban list of this server</h2>
@@ -101,7 +101,7 @@ const pageSize = 25;
 function Leaderboard({ serverId }: { serverId: string }) {
   const [sort, setSort] = useState('points');
   const [offset, setOffset] = useState(0);
-  const board = useLoad(() => api<{ total: number; players: LeaderboardEntry[] }>('GET', `/api/servers/${serverId}/leaderboard${query({ sort, offset, limit: pageSize })}`), [serverId, sort, offset]);
+  const board = useLoad(() => api<LeaderboardPage>('GET', `/api/servers/${serverId}/leaderboard${query({ sort, offset, limit: pageSize })}`), [serverId, sort, offset]);
   const total = board.data?.total ?? 0;
   return (
     <section aria-labelledby="board-title">
@@ -138,13 +138,13 @@ function Killfeed({ serverId }: { serverId: string }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const more = useAction();
   const first = useLoad(async () => {
-    const page = await api<{ kills: Kill[]; nextCursor: string | null }>('GET', `/api/servers/${serverId}/kills${query({ limit: 20 })}`);
+    const page = await api<KillfeedPage>('GET', `/api/servers/${serverId}/kills${query({ limit: 20 })}`);
     setKills(page.kills);
     setCursor(page.nextCursor);
     return page;
   }, [serverId]);
   const older = () => void more.run(async () => {
-    const page = await api<{ kills: Kill[]; nextCursor: string | null }>('GET', `/api/servers/${serverId}/kills${query({ limit: 20, before: cursor })}`);
+    const page = await api<KillfeedPage>('GET', `/api/servers/${serverId}/kills${query({ limit: 20, before: cursor })}`);
     setKills([...(kills ?? []), ...page.kills]);
     setCursor(page.nextCursor);
   });

@@ -6,7 +6,7 @@ import { Badge, ConfirmButton, ErrorText, Loading, Notice, PageTitle, SecretBox,
 import { formatCount, formatFps } from '../format.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
-import type { ManagedServer } from '../types.ts';
+import type { ManagedServer, ManagedServerList, ServerCreated } from '../types.ts';
 import { AgentCommand } from './agent-command.tsx';
 
 interface ServerForm { name: string; banFilePath: string; priorityFilePath: string }
@@ -39,7 +39,7 @@ export function ServersPage() {
   const { can } = useSession();
   const manage = can('servers.manage');
   const filePaths = can('accounts.manage');
-  const list = useLoad(() => api<{ servers: ManagedServer[] }>('GET', '/api/servers'), []);
+  const list = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
   const [form, setForm] = useState<ServerForm>(emptyForm);
   const [shown, setShown] = useState<{ title: string; serverId: string; token: string } | null>(null);
   const [editing, setEditing] = useState<ManagedServer | null>(null);
@@ -50,7 +50,7 @@ export function ServersPage() {
   const create = (e: Event) => {
     e.preventDefault();
     void add.run(async () => {
-      const res = await api<{ server: ManagedServer; ingestToken: string }>('POST', '/api/servers', body(form, filePaths));
+      const res = await api<ServerCreated>('POST', '/api/servers', body(form, filePaths));
       setShown({ title: `Ingest token of ${res.server.name}`, serverId: res.server.id, token: res.ingestToken });
       setForm(emptyForm);
       list.reload();

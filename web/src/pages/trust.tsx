@@ -5,7 +5,7 @@ import { api, query } from '../api.ts';
 import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SelectField, Table, useAction, useLoad } from '../components.tsx';
 import { useSession } from '../session.tsx';
 import { categoryWords } from '../types.ts';
-import type { Account, TrustSubmission } from '../types.ts';
+import type { AccountList, TrustSubmission, TrustSubmissionList } from '../types.ts';
 
 const statusTone = { pending: 'warn', active: 'bad', rejected: 'off', overturned: 'ok', expired: 'off' } as const;
 const pageSize = 50;
@@ -16,8 +16,8 @@ export function TrustPage() {
   const [status, setStatus] = useState(moderator ? 'pending' : '');
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
-  const list = useLoad(() => api<{ submissions: TrustSubmission[] }>('GET', `/api/trust/submissions${query({ status, limit: pageSize, offset })}`), [status, offset]);
-  const accounts = useLoad(() => (can('accounts.manage') ? api<{ accounts: Account[] }>('GET', '/api/accounts') : Promise.resolve({ accounts: [] })), []);
+  const list = useLoad(() => api<TrustSubmissionList>('GET', `/api/trust/submissions${query({ status, limit: pageSize, offset })}`), [status, offset]);
+  const accounts = useLoad(() => (can('accounts.manage') ? api<AccountList>('GET', '/api/accounts') : Promise.resolve({ accounts: [] })), []);
   const names = new Map((accounts.data?.accounts ?? []).map((a) => [a.id, a.name]));
   const row = useAction();
   const decide = (s: TrustSubmission, path: string, words: string) => row.run(async () => {

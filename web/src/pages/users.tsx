@@ -4,7 +4,7 @@ import { api } from '../api.ts';
 import { ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { useSession } from '../session.tsx';
 import { roles } from '../types.ts';
-import type { Role, User } from '../types.ts';
+import type { Role, User, UserList } from '../types.ts';
 
 const roleWords: Record<Role, string> = {
   owner: 'Owner: everything, users included',
@@ -16,7 +16,7 @@ const roleOptions = roles.map((r): [string, string] => [r, roleWords[r]]);
 
 export function UsersPage() {
   const { info } = useSession();
-  const users = useLoad(() => api<{ users: User[] }>('GET', '/api/users'), []);
+  const users = useLoad(() => api<UserList>('GET', '/api/users'), []);
   const [done, setDone] = useState('');
   const row = useAction();
   const changed = (message: string) => {
