@@ -1,15 +1,7 @@
 // SQL for a server's ban list as last synced to its ban file.
 import type { Queryable } from '../store/db.ts';
+import type { Ban } from '../http/schema-types.ts';
 
-export interface DataApiBan {
-  platformId: string;
-  playerName: string | null;
-  reason: string | null;
-  source: 'manual' | 'import' | 'cloud' | null;
-  permanent: boolean;
-  bannedAt: string | null;
-  expiresAt: string | null;
-}
 
 /**
  * Bans in the server's file as last synced (the account's ban-file entries open at that sync), not
@@ -17,9 +9,9 @@ export interface DataApiBan {
  * file first (by when the ban entered the community's file), then newest ban. The account and the
  * sync time are looked up first, so a page walks the entries' index in its order and stops.
  */
-export async function syncedBans(db: Queryable, serverId: string, active: boolean | null, nowIso: string, limit: number, offset: number): Promise<DataApiBan[]> {
+export async function syncedBans(db: Queryable, serverId: string, active: boolean | null, nowIso: string, limit: number, offset: number): Promise<Ban[]> {
   const syncedAt = `(SELECT synced_at FROM game_file_syncs WHERE server_id = $1 AND kind = 'bans')`;
-  const { rows } = await db.query<DataApiBan>({
+  const { rows } = await db.query<Ban>({
     name: 'synced-bans',
     text: `SELECT b.platform_id AS "platformId", b.player_name AS "playerName", b.reason, b.source,
              b.expires_at IS NULL AS permanent, b.banned_at AS "bannedAt", b.expires_at AS "expiresAt"

@@ -3,15 +3,10 @@
 // saving is the zone's: a time that does not exist that day (a spring-forward gap) moves forward
 // with the clock, an ambiguous one (the fall-back hour) is taken at its first occurrence.
 import { DateTime, Info } from 'luxon';
+import type { RestartSchedule as RestartScheduleAnswer } from '../http/schema-types.ts';
 
-export interface RestartSchedule {
-  enabled: boolean;
-  timeZone: string;
-  /** HH:MM, 24-hour, in timeZone. */
-  times: string[];
-  warningSeconds: number;
-  message: string | null;
-}
+/** A server's restart schedule as stored: the answer (schemas/restart-schedule.json) without its next time and when it was set. */
+export type RestartSchedule = Omit<RestartScheduleAnswer, 'nextAt' | 'updatedAt'>;
 
 export const isTimeZone = (zone: string) => Info.isValidIANAZone(zone);
 

@@ -5,47 +5,18 @@
 // bounded to ±26 and rounded; unusual aim counts only where two communities agree, 4 points for
 // each community past the first. So nothing one community does alone moves a score more than 30
 // points (its term, and its share in aim), nor more than 10 through its ingested events alone.
+import type { TrustScore } from '../http/schema-types.ts';
 
-export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const;
-export type ReasonCategory = (typeof reasonCategories)[number];
-export type VoiceStatus = 'active' | 'pending' | 'expired' | 'overturned';
-
-/** A community's strongest pool entry about the player. */
-export interface CommunityVoice {
-  status: VoiceStatus;
-  category: ReasonCategory;
-  /** Days the entry was set for; null: permanent. */
-  lengthDays: number | null;
-  /** An expired entry: days since it ended, as of the score's time (two decimals). */
-  endedDaysAgo: number | null;
-}
-
+/** The signals of the TrustScore (schemas/trust-score.json): nine network-wide figures, and each community's own. */
+export type TrustSignals = TrustScore['signals'];
 /** What one community's data says of the player (communities are not named). */
-export interface CommunitySignals {
-  voice: CommunityVoice | null;
-  playMinutes: number;
-  kills: number;
-  headshotRatio: number | null;
-  accuracy: number | null;
-}
+export type CommunitySignals = TrustSignals['communities'][number];
+/** A community's strongest pool entry about the player. */
+export type CommunityVoice = NonNullable<CommunitySignals['voice']>;
+export type ReasonCategory = CommunityVoice['category'];
+export type VoiceStatus = CommunityVoice['status'];
 
-/** The signals of the TrustScore: the spec's nine network-wide figures, and each community's own. */
-export interface TrustSignals {
-  /** Distinct communities with an approved, active pool entry for the player. */
-  bansActive: number;
-  /** Distinct communities whose submission waits for a network moderator. */
-  submissionsPending: number;
-  /** Communities whose entry was overturned on appeal: they count for the player. */
-  overturns: number;
-  playMinutes: number;
-  serversSeen: number;
-  kills: number;
-  headshotRatio: number | null;
-  accuracy: number | null;
-  meanKillDistance: number | null;
-  /** One per community with an entry about the player or play on its servers, in a fixed order. */
-  communities: CommunitySignals[];
-}
+export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const satisfies readonly ReasonCategory[];
 
 export type TrustBand = 'trusted' | 'neutral' | 'watch' | 'high_risk';
 
