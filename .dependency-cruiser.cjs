@@ -1,4 +1,5 @@
 /** The house's boundaries, checked in lint: low-level plumbing imports no capability; no import circles. */
+/* global module */
 const lowLevel = '^src/(http|store)/|^src/(config|clock|log|core)[.]ts$';
 const capability = '^src/(?!http/|store/|config[.]ts|clock[.]ts|log[.]ts|core[.]ts)[^/]+/';
 
