@@ -11,9 +11,7 @@ import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
 import type { AppRedis } from './store/redis.ts';
 import type { ApiKeyIdentity } from './accounts/api-key.ts';
-import { StoredPlayers } from './ingest/stored-players.ts';
 import { IngestTokenHashes, refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
-import { PresentTotals } from './ingest/present-totals.ts';
 import { dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import { invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
@@ -42,12 +40,8 @@ export interface Deps {
     serverReads: LRUCache<string, ServerReads>;
     /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
     mergeChecked: LRUCache<string, true>;
-    /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
-    playersStored: StoredPlayers;
     /** Players' rendered trust scores read from Redis (AUTH_CACHE_MS). */
     trustScores: LocalScores;
-    /** The present players' rows this process's last one-call batch of their server wrote. */
-    presentTotals: PresentTotals;
     /** The Data API keys' rate-limit tokens this process holds (src/http/rate-leases.ts). */
     rateLeases: RateLeases;
   };
@@ -72,9 +66,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
       apiKeys: cache(), serverOwners: cache(), ingestTokens: new IngestTokenHashes(clock, config.authCacheMs),
       serverReads: new LRUCache({ max: 10_000, ttl: config.pageCacheMs }),
       mergeChecked: new LRUCache({ max: 200_000, ttl: 60_000 }),
-      playersStored: new StoredPlayers(),
       trustScores: new LocalScores(config.authCacheMs),
-      presentTotals: new PresentTotals(),
       rateLeases: new RateLeases(),
     },
     agentWaits: new AgentWaits(),

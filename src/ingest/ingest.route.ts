@@ -7,17 +7,13 @@ import { jsonParser } from '../http/body.ts';
 import { admitIngestToken } from './ingest-admission.ts';
 import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
-import { OneCallGroups } from './one-call-groups.ts';
 import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
-  // One per web process: it bounds what this process's pool gives to ingestion, and its group
-  // calls carry the common batches of many servers at once.
+  // One per web process: it bounds what this process's pool gives to ingestion.
   const gate = new IngestGate(deps.config.pgPoolSize);
   const connection: IngestSlots['connection'] = (work) => gate.connection(work);
-  const groups = new OneCallGroups(deps, connection);
-  const applyOneCall: IngestSlots['applyOneCall'] = (serverId, batch) => groups.apply(serverId, batch);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
   const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
 
@@ -30,7 +26,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
     const bytes = bodyBytesOf(ctx);
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection, applyOneCall });
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection });
   });
 
   return router;
