@@ -18,12 +18,12 @@ export async function resolvePlatformId(db: Queryable, id: string): Promise<stri
 }
 
 /**
- * Of a batch's Steam64s, those checked within the last minute for a DayZ-ID player of their own
- * (`checked`): not looked up again. Once a Steam64's row exists a new DayZ-ID player of it cannot
+ * Whether a Steam64 was checked within the last minute for a DayZ-ID player of its own
+ * (`checked`): then it is not looked up again. Once a Steam64's row exists a new DayZ-ID player of it cannot
  * appear, except from a batch that raced its first sighting, which the next check after the minute
  * finds.
  */
-export const checkedLately = (steam64s: Iterable<string>, checked: LRUCache<string, true>): string[] => [...steam64s].filter((id) => checked.has(id));
+export const checkedLately = (checked: LRUCache<string, true>) => (steam64: string): boolean => checked.has(steam64);
 
 /** After a batch's lookup: the Steam64s without a DayZ-ID player left are checked; a merge found due is not, so it is retried. */
 export function settleMerges(lookedUp: string[], due: { dayzId: string; steam64: string }[], checked: LRUCache<string, true>): void {

@@ -9,12 +9,12 @@ import { battleyeGuidOf, dayzIdOf, isSteam64 } from '../identities/id-forms.ts';
 export interface BatchColumns {
   receivedAt: string;
   onlineWindowMs: number;
-  /** p_alias_ids, p_checked, the s_ and the e_ columns, in the function's order. */
+  /** p_alias_ids, the s_ and the e_ columns, in the function's order. */
   arrays: Column[];
 }
 
 /** Every platform id an event names: a kill's killer and victim, a presence's or death's player, the shooter of shots. */
-export function idsOf(events: readonly IngestEvent[]): Set<string> {
+function idsOf(events: readonly IngestEvent[]): Set<string> {
   const ids = new Set<string>();
   for (const e of events) {
     if (e.type === 'kill') ids.add(e.killer.platformId).add(e.victim.platformId);
@@ -26,14 +26,14 @@ export function idsOf(events: readonly IngestEvent[]): Set<string> {
 
 const field = (events: readonly IngestEvent[], pick: (e: IngestEvent) => ArrayElement): Column => events.map(pick);
 
-/** `checked`: the batch's Steam64s looked up for merges lately (src/identities/resolve.ts). */
-export function batchColumns(events: readonly IngestEvent[], arrivalMs: number, onlineWindowMs: number, checked: string[]): BatchColumns {
+/** `checkedLately`: whether a Steam64 was looked up for merges lately (src/identities/resolve.ts). */
+export function batchColumns(events: readonly IngestEvent[], arrivalMs: number, onlineWindowMs: number, checkedLately: (steam64: string) => boolean): BatchColumns {
   const ids = [...idsOf(events)];
   const steam64s = ids.filter(isSteam64);
   const kill = (e: IngestEvent) => (e.type === 'kill' ? e : null);
   const status = (e: IngestEvent) => (e.type === 'server.status' ? e : null);
   const arrays: Column[] = [
-    ids.filter((id) => !isSteam64(id)), checked, steam64s, steam64s.map(dayzIdOf), steam64s.map(battleyeGuidOf),
+    ids.filter((id) => !isSteam64(id)), steam64s, steam64s.map(dayzIdOf), steam64s.map(battleyeGuidOf), steam64s.map((id) => !checkedLately(id)),
     field(events, (e) => e.id), field(events, (e) => isoOfMs(e.sentMs)), field(events, (e) => isoOfMs(e.tsMs)), field(events, (e) => e.type),
     field(events, (e) => (e.type === 'kill' ? e.victim.platformId : e.type === 'shots' ? e.platformId : 'player' in e ? e.player.platformId : null)),
     field(events, (e) => (e.type === 'kill' ? e.victim.name : 'player' in e ? e.player.name : null)),

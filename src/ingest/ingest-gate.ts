@@ -7,8 +7,9 @@
 // bound a batch is refused with 429, which agents retry after Retry-After: a refusal costs the
 // agent a second and the service the batch again, so small batches wait rather than be refused
 // while memory allows.
-// The connections ingestion holds are bounded apart from the batches: all of the pool but one, so
-// the Data API and the controller are never starved by servers that push many batches at once.
+// The connections ingestion holds are bounded apart from the batches (a group call carries many
+// batches on one): all of the pool but one, so the Data API and the controller are never starved
+// by servers that push many batches at once.
 import { ApiError } from '../http/errors.ts';
 
 class Gate {

@@ -7,13 +7,16 @@ import { jsonParser } from '../http/body.ts';
 import { admitIngestToken } from './ingest-admission.ts';
 import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
+import { BatchGroups } from './batch-groups.ts';
 import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
-  // One per web process: it bounds what this process's pool gives to ingestion.
+  // One per web process: it bounds what this process's pool gives to ingestion, and its group
+  // calls carry the batches of many servers at once.
   const gate = new IngestGate(deps.config.pgPoolSize);
-  const connection: IngestSlots['connection'] = (work) => gate.connection(work);
+  const groups = new BatchGroups(deps, (work) => gate.connection(work));
+  const apply: IngestSlots['apply'] = (serverId, columns) => groups.apply(serverId, columns);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
   const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
 
@@ -26,7 +29,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
     const bytes = bodyBytesOf(ctx);
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection });
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), apply });
   });
 
   return router;

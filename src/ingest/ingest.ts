@@ -11,7 +11,9 @@ import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent, Rejection } from './events.ts';
 import { applyBatchInOneCall } from './ingest.repo.ts';
-import { batchColumns, idsOf } from './batch-columns.ts';
+import type { AppliedBatch } from './ingest.repo.ts';
+import { batchColumns } from './batch-columns.ts';
+import type { BatchColumns } from './batch-columns.ts';
 import { checkedLately, settleMerges } from '../identities/resolve.ts';
 import { mergeLearntSteam64s } from '../identities/merge.ts';
 import { refreshPlayedScores } from '../trust/lookup.ts';
@@ -36,26 +38,30 @@ const directly: DbSlot = (work) => work();
 
 /**
  * How a batch's PostgreSQL phase runs. A web process (src/ingest/ingest.route.ts) bounds it by its
- * ingest gate; elsewhere (the demo, tests) each runs as it comes.
+ * ingest gate and sends batches in groups under load (src/ingest/batch-groups.ts); elsewhere (the
+ * demo, tests) each runs as it comes.
  */
 export interface IngestSlots {
   /** Runs the whole PostgreSQL phase in the server's turn. */
   turn: DbSlot;
-  /** Runs work that holds a connection. */
-  connection: DbSlot;
+  /** Applies a batch in one call (applyBatchInOneCall's contract). */
+  apply: (serverId: string, columns: BatchColumns) => Promise<AppliedBatch>;
 }
 
-export const eachAsItComes: IngestSlots = { turn: directly, connection: directly };
+export const eachAsItComes = (deps: Deps): IngestSlots => ({
+  turn: directly,
+  apply: (serverId, columns) => applyBatchInOneCall(deps.db, serverId, columns),
+});
 
 /**
  * Applies a batch. Only its PostgreSQL phase runs in the server's turn: parsing before it and the
  * Redis writes after the commit hold no connection, so they need no turn.
  */
-export async function ingestBatch(deps: Deps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes): Promise<IngestResult> {
+export async function ingestBatch(deps: Deps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes(deps)): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
-  const { result, merges, change } = await slots.turn(() => slots.connection(() => commitBatch(deps, serverId, events, arrivalMs)));
+  const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots.apply));
   // The derived state, and the players' cached trust scores computed a minute ago or more (their
   // play changed; a fresher score keeps serving: src/trust/lookup.ts), side by side: each write is
   // tagged or idempotent, and neither throws.
@@ -75,10 +81,9 @@ export interface CommittedBatch {
   change: DerivedChange | undefined;
 }
 
-/** The batch's PostgreSQL phase: one call, in a transaction of its own. */
-export async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number): Promise<CommittedBatch> {
-  const checked = checkedLately(idsOf(events), deps.caches.mergeChecked);
-  const applied = await applyBatchInOneCall(deps.db, serverId, batchColumns(events, arrivalMs, onlineWindowMs, checked));
+/** The batch's PostgreSQL phase: one call. */
+export async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, apply = eachAsItComes(deps).apply): Promise<CommittedBatch> {
+  const applied = await apply(serverId, batchColumns(events, arrivalMs, onlineWindowMs, checkedLately(deps.caches.mergeChecked)));
   settleMerges(applied.checked, applied.orphans, deps.caches.mergeChecked);
   const change = applied.server && applied.totals ? { version: applied.server.version, totals: applied.totals, statusJson: JSON.stringify(applied.server) } : undefined;
   return { result: { accepted: applied.accepted, duplicates: events.length - applied.accepted, started: applied.started }, merges: applied.orphans, change };

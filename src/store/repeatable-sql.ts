@@ -12,6 +12,7 @@ const files = [
   '../ingest/sql/insert-kills.sql',
   '../ingest/sql/player-totals.sql',
   '../ingest/sql/apply-batch.sql',
+  '../ingest/sql/apply-batches.sql',
   '../trust/sql/entries-changed.sql',
   '../game-files/sql/one-server-a-file.sql',
 ];

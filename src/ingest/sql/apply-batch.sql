@@ -7,6 +7,9 @@
 -- The functions of the three ways ingestion wrote before.
 DROP FUNCTION IF EXISTS ingest_apply_batch_claims;
 DROP FUNCTION IF EXISTS ingest_apply_claimed_batches;
+-- Its first form, which took the Steam64s checked lately as a list (apply-batches.sql calls this one).
+DROP FUNCTION IF EXISTS ingest_apply_events(uuid, timestamptz, interval, text[], text[], text[], text[], text[], uuid[], timestamptz[],
+  timestamptz[], text[], text[], text[], text[], text[], text[], float8[], bool[], text[], int8[], int8[], bool[], text[], text[], int[], float8[], int8[]);
 
 -- The events come as they were sent, one element of each e_ array an event (a field it does not
 -- have is null; e_player is a kill's victim and the shooter of shots). Locks are taken in one order
@@ -14,8 +17,8 @@ DROP FUNCTION IF EXISTS ingest_apply_claimed_batches;
 -- server's lock last), so batches and merges never wait for each other in a circle; claims and
 -- kills go in before the server's lock, so a server's batches insert them side by side.
 CREATE OR REPLACE FUNCTION ingest_apply_events(
-  p_server uuid, p_received_at timestamptz, p_online_window interval, p_alias_ids text[], p_checked text[],
-  s_id text[], s_dayz text[], s_be text[],
+  p_server uuid, p_received_at timestamptz, p_online_window interval, p_alias_ids text[],
+  s_id text[], s_dayz text[], s_be text[], s_look_up bool[],
   e_id uuid[], e_sent timestamptz[], e_ts timestamptz[], e_type text[],
   e_player text[], e_name text[], e_killer text[], e_killer_name text[],
   e_weapon text[], e_distance float8[], e_headshot bool[], e_hit_zone text[], e_fired int8[], e_hits int8[],
@@ -26,6 +29,8 @@ DECLARE
   aliases text[] := '{}';
   steam64s text[] := '{}';
   keep bool[];
+  dayz_ids jsonb;
+  be_guids jsonb;
   k record;
   status record;
 BEGIN
@@ -85,12 +90,16 @@ BEGIN
     PERFORM ingest_insert_kills(p_server, k.us, k.killer, k.killer_name, k.victim, k.victim_name, k.weapon, k.distance, k.headshot, k.hit_zone);
   END IF;
 
+  -- Looked up by id, whatever the plan: a join of the players with the Steam64s' arrays was a nested
+  -- loop over both.
+  dayz_ids := jsonb_object(s_id, s_dayz);
+  be_guids := jsonb_object(s_id, s_be);
   -- Network-wide identities: name and first/last seen, a Steam64's DayZ ID and BattlEye GUID beside
   -- it. Rows only widen; a row that already says as much (same name, seen within 10 minutes of these
   -- times) is left out before ON CONFLICT, which would lock it: a backfill names the same players
   -- batch after batch.
   INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
-    SELECT n.id, n.name, n.first_seen_at, n.last_seen_at, d.dayz, d.be FROM (
+    SELECT n.id, n.name, n.first_seen_at, n.last_seen_at, dayz_ids ->> n.id, be_guids ->> n.id FROM (
       SELECT t.id, (array_agg(t.name ORDER BY t.ts DESC, t.i DESC, t.sub DESC))[1] AS name, min(t.ts) AS first_seen_at, max(t.ts) AS last_seen_at
       FROM (SELECT e.killer AS id, e.killer_name AS name, e.ts, e.i, 0 AS sub
             FROM unnest(e_killer, e_killer_name, e_ts) WITH ORDINALITY AS e(killer, killer_name, ts, i) WHERE keep[e.i] AND e.killer IS NOT NULL
@@ -98,9 +107,9 @@ BEGIN
             SELECT e.player, e.name, e.ts, e.i, 1
             FROM unnest(e_player, e_name, e_ts) WITH ORDINALITY AS e(player, name, ts, i) WHERE keep[e.i] AND e.name IS NOT NULL) AS t
       GROUP BY t.id) AS n
-    LEFT JOIN unnest(s_id, s_dayz, s_be) AS d(id, dayz, be) ON d.id = n.id
-    WHERE NOT EXISTS (SELECT 1 FROM players q WHERE q.platform_id = n.id AND q.name = n.name
-      AND q.first_seen_at <= n.first_seen_at AND q.last_seen_at >= n.last_seen_at - interval '10 minutes')
+    -- A scalar subquery, one primary-key probe a player: a function's generic plan may scan them all otherwise.
+    WHERE (SELECT true FROM players q WHERE q.platform_id = n.id AND q.name = n.name
+      AND q.first_seen_at <= n.first_seen_at AND q.last_seen_at >= n.last_seen_at - interval '10 minutes') IS NULL
     ORDER BY n.id
     ON CONFLICT (platform_id) DO UPDATE SET
       name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
@@ -150,15 +159,16 @@ BEGIN
 
   out_started := EXISTS (SELECT 1 FROM unnest(e_type) WITH ORDINALITY AS e(type, i) WHERE e.type = 'server.started' AND keep[e.i]);
 
-  -- The DayZ IDs, still players of their own, of the Steam64s the batch's events name: merges due.
-  -- A Steam64 the caller checked lately (p_checked) is not looked up again.
+  -- The DayZ IDs, still players of their own, of the Steam64s the batch's accepted events name:
+  -- merges due. A Steam64 the caller checked lately (not s_look_up) is not looked up again.
   WITH named AS (
     SELECT x.id FROM unnest(e_player, e_killer) WITH ORDINALITY AS e(player, killer, i), LATERAL (VALUES (e.player), (e.killer)) AS x(id)
-    WHERE keep[e.i] AND x.id IS NOT NULL AND x.id <> ALL (p_checked)
+    WHERE keep[e.i] AND x.id IS NOT NULL
   ), candidates AS (
-    SELECT s.id, s.dayz FROM unnest(s_id, s_dayz) AS s(id, dayz) WHERE s.id IN (SELECT id FROM named)
+    SELECT s.id, s.dayz FROM unnest(s_id, s_dayz, s_look_up) AS s(id, dayz, look_up) WHERE s.look_up AND s.id IN (SELECT id FROM named)
     UNION
-    SELECT p.platform_id, p.dayz_id FROM players p WHERE p.platform_id = ANY (steam64s) AND p.platform_id IN (SELECT id FROM named)
+    SELECT p.platform_id, p.dayz_id FROM unnest(steam64s) AS r(id), LATERAL (SELECT q.platform_id, q.dayz_id FROM players q WHERE q.platform_id = r.id) AS p
+    WHERE p.platform_id IN (SELECT id FROM named)
   )
   SELECT coalesce(array_agg(c.id), '{}'), coalesce(array_agg(c.dayz) FILTER (WHERE o.id IS NOT NULL), '{}'),
       coalesce(array_agg(c.id) FILTER (WHERE o.id IS NOT NULL), '{}')
