@@ -1,6 +1,6 @@
 // Sends a web process's batches to PostgreSQL, under load several servers' batches in one call: a
-// transport only, each batch applied as it would be alone (ingest_apply_event_batches,
-// src/ingest/sql/apply-batches.sql). A fleet's batch is small (~20 events), so its round trip and
+// transport only, each batch applied as it would be alone (ingest_apply_events,
+// src/ingest/sql/apply-batch.sql, takes one batch or several). A fleet's batch is small (~20 events), so its round trip and
 // commit outweighed its rows. Batches that become ready while the process's calls are under way
 // wait, and the next call takes them (one a server, none of a server with a call under way); an
 // idle process sends a batch at once, alone, and a batch whose server has a call under way goes
@@ -8,7 +8,7 @@
 // the server's lock).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
-import { applyBatchesInOneCall, applyBatchInOneCall } from './ingest.repo.ts';
+import { applyBatches, applyBatchInOneCall } from './ingest.repo.ts';
 import type { AppliedBatch, ServerBatch } from './ingest.repo.ts';
 import type { BatchColumns } from './batch-columns.ts';
 import type { DbSlot } from './ingest.ts';
@@ -85,7 +85,7 @@ export class BatchGroups {
       return undefined;
     }
     // A call that fails stored nothing: each batch goes on its own, so only one at fault fails.
-    return applyBatchesInOneCall(this.deps.db, group).catch(async () => {
+    return applyBatches(this.deps.db, group).catch(async () => {
       for (const w of group) await alone(w);
       return undefined;
     });

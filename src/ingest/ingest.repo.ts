@@ -6,6 +6,7 @@ import { serverRecordColumns } from '../servers/server.repo.ts';
 import type { PlayerTotals, TotalsTuple } from '../stats/totals.ts';
 import { totalsOfTuple } from '../stats/totals.ts';
 import { pgArray } from '../store/pg-array.ts';
+import type { Column } from '../store/pg-array.ts';
 import type { BatchColumns } from './batch-columns.ts';
 
 /** Serialises writers of one server (ingestion, rebuild, merges) until the transaction ends. */
@@ -39,71 +40,66 @@ const totalsOf = (json: string) => new Map((JSON.parse(json) as [string, ...Tota
 
 type Row = Omit<ServerRecord, 'id'> & { id: string | null; batch: number; accepted: number; started: boolean; totals: string | null; checked: string[]; orphans: string[]; orphansOf: string[] };
 
-const outColumns = `f.out_accepted AS accepted, f.out_started AS started, f.out_totals AS totals, f.out_checked AS checked,
-  f.out_orphans AS orphans, f.out_orphans_of AS "orphansOf", ${serverRecordColumns}`;
-
 const appliedOf = ({ batch: _batch, accepted, started, totals, checked, orphans, orphansOf, ...server }: Row): AppliedBatch => ({
   accepted, started, checked, totals: totals === null ? undefined : totalsOf(totals),
   server: server.id === null ? undefined : (server as ServerRecord),
   orphans: orphans.map((dayzId, i) => ({ dayzId, steam64: orphansOf[i]! })),
 });
 
-const placeholders = (values: unknown[]) => values.map((_, i) => `$${i + 1}`).join(', ');
+/** A server's batch, as a call takes it. */
+export interface ServerBatch {
+  serverId: string;
+  columns: BatchColumns;
+}
 
-/** Runs a call, made again (at most `attempts` times in all) while PostgreSQL rolled it back for a reason of the moment. */
-async function madeAgainWhenRolledBack<T>(call: () => Promise<T>): Promise<T> {
+/** The Steam64s of several batches, each once: looked up for merges when any batch asks. */
+function steam64Columns(group: ServerBatch[]): Column[] {
+  const rows = new Map<string, [string, string, string, boolean]>();
+  for (const { columns: { steam64s: [ids, dayz, be, lookUp] } } of group) {
+    ids.forEach((id, i) => {
+      const known = rows.get(id);
+      if (known) known[3] ||= lookUp[i]!;
+      else rows.set(id, [id, dayz[i]!, be[i]!, lookUp[i]!]);
+    });
+  }
+  const all = [...rows.values()];
+  return [0, 1, 2, 3].map((j) => all.map((row) => row[j]!));
+}
+
+/** The values of a call, in ingest_apply_events's order: its batches' arrays one after the other. */
+function callValues(group: ServerBatch[]): unknown[] {
+  const events = group.map((b) => b.columns.events);
+  return [
+    pgArray(group.map((b) => b.serverId)), pgArray(group.map((b) => b.columns.receivedAt)), `${group[0]!.columns.onlineWindowMs} milliseconds`,
+    pgArray([...new Set(group.flatMap((b) => b.columns.aliasIds))]), ...steam64Columns(group).map(pgArray),
+    pgArray(events.flatMap((columns, b) => columns[0]!.map(() => b + 1))),
+    ...events[0]!.map((_, j) => pgArray(events.flatMap((columns) => columns[j]!))),
+  ];
+}
+
+/**
+ * Applies batches, of different servers, in one call and one transaction (ingest_apply_events,
+ * src/ingest/sql/apply-batch.sql), each as it would be alone; answers in the group's order.
+ * A call PostgreSQL rolled back for a reason of the moment is made again.
+ */
+export async function applyBatches(db: Queryable, group: ServerBatch[]): Promise<AppliedBatch[]> {
+  const values = callValues(group);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await call();
+      const { rows } = await db.query<Row>({
+        name: 'ingest-apply-events',
+        text: `SELECT f.out_batch AS batch, f.out_accepted AS accepted, f.out_started AS started, f.out_totals AS totals, f.out_checked AS checked,
+                 f.out_orphans AS orphans, f.out_orphans_of AS "orphansOf", ${serverRecordColumns}
+               FROM ingest_apply_events(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
+        values,
+      });
+      return rows.map(appliedOf);
     } catch (err) {
       if (attempt >= attempts || !madeAgain.has((err as { code?: string }).code ?? '')) throw err;
     }
   }
 }
 
-export function applyBatchInOneCall(db: Queryable, serverId: string, columns: BatchColumns): Promise<AppliedBatch> {
-  const values = [serverId, columns.receivedAt, `${columns.onlineWindowMs} milliseconds`, ...columns.arrays.map(pgArray)];
-  return madeAgainWhenRolledBack(async () => {
-    const { rows } = await db.query<Row>({
-      name: 'ingest-apply-events',
-      text: `SELECT ${outColumns} FROM ingest_apply_events(${placeholders(values)}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
-      values,
-    });
-    return appliedOf(rows[0]!);
-  });
-}
-
-/** A server's batch, as a group call takes it. */
-export interface ServerBatch {
-  serverId: string;
-  columns: BatchColumns;
-}
-
-/** Where each batch's part of a column ends (1-based, inclusive), the batches' parts one after the other. */
-const ends = (group: ServerBatch[], column: number) => {
-  let end = 0;
-  return group.map((b) => (end += b.columns.arrays[column]!.length));
-};
-
-/**
- * Applies the batches of several servers (one a server) in one call and one transaction
- * (ingest_apply_event_batches, src/ingest/sql/apply-batches.sql), each as applyBatchInOneCall
- * would; answers in the group's order. Throws when the call stored nothing.
- */
-export function applyBatchesInOneCall(db: Queryable, group: ServerBatch[]): Promise<AppliedBatch[]> {
-  const values = [
-    pgArray(group.map((b) => b.serverId)), pgArray(group.map((b) => b.columns.receivedAt)),
-    pgArray(ends(group, 0)), pgArray(ends(group, 1)), pgArray(ends(group, 5)), `${group[0]!.columns.onlineWindowMs} milliseconds`,
-    ...group[0]!.columns.arrays.map((_, j) => pgArray(group.flatMap((b) => b.columns.arrays[j]!))),
-  ];
-  return madeAgainWhenRolledBack(async () => {
-    const { rows } = await db.query<Row>({
-      name: 'ingest-apply-event-batches',
-      text: `SELECT f.out_batch AS batch, ${outColumns} FROM ingest_apply_event_batches(${placeholders(values)}) AS f, LATERAL (SELECT (f.out_server).*) AS s`,
-      values,
-    });
-    const applied: AppliedBatch[] = [];
-    for (const row of rows) applied[row.batch - 1] = appliedOf(row);
-    return applied;
-  });
-}
+/** Applies one batch in one call. */
+export const applyBatchInOneCall = async (db: Queryable, serverId: string, columns: BatchColumns): Promise<AppliedBatch> =>
+  (await applyBatches(db, [{ serverId, columns }]))[0]!;
