@@ -37,14 +37,12 @@ BEGIN
     UNION ALL
     SELECT e.b, e.killer, e.killer_name, e.ts, e.i, 0, 1, 0, e.headshot::int, e.distance, 0, 0, NULL
     FROM e WHERE e.type = 'kill' AND e.killer <> e.player
-  ), stored AS (
-    -- One primary-key probe a present player: a function's generic plan may scan the server otherwise.
-    SELECT p.b, p.id, s.online_at, s.presence_at
-    FROM (SELECT DISTINCT t.b, t.id FROM touch t WHERE t.online IS NOT NULL) AS p,
-      LATERAL (SELECT sp.online_at, sp.presence_at FROM server_players sp WHERE sp.server_id = b_server[p.b] AND sp.platform_id = p.id) AS s
   ), presence AS (
+    -- The stored row by a primary-key probe a presence event: a join with the rows read, planned
+    -- for the few rows a function's generic plan expects, was a nested loop over both.
     SELECT t.b, t.id, t.ts, t.online, s.online_at AS stored_online, row_number() OVER w AS k, lag(t.ts) OVER w AS prev_ts, lag(t.online) OVER w AS prev_online
-    FROM touch t LEFT JOIN stored s ON s.b = t.b AND s.id = t.id
+    FROM touch t LEFT JOIN LATERAL (SELECT sp.online_at, sp.presence_at FROM server_players sp
+                                    WHERE sp.server_id = b_server[t.b] AND sp.platform_id = t.id) AS s ON true
     WHERE t.online IS NOT NULL AND (s.presence_at IS NULL OR t.ts >= s.presence_at)
     WINDOW w AS (PARTITION BY t.b, t.id ORDER BY t.ts, t.i)
   ), played AS (
