@@ -66,15 +66,14 @@ BEGIN
     LEFT JOIN (firsts f JOIN claimed c ON c.event_id = f.id AND c.server_id = b_server[f.b] AND c.sent_at = f.sent) ON f.i = g.i;
 
   IF true = ANY (keep) THEN
-    SELECT array_agg(b_server[e.b] ORDER BY e.b, e.ts, e.i) AS server, array_agg((extract(epoch FROM e.ts) * 1000000)::int8 ORDER BY e.b, e.ts, e.i) AS us,
-        array_agg(e.killer ORDER BY e.b, e.ts, e.i) AS killer, array_agg(e.killer_name ORDER BY e.b, e.ts, e.i) AS killer_name,
-        array_agg(e.victim ORDER BY e.b, e.ts, e.i) AS victim, array_agg(e.victim_name ORDER BY e.b, e.ts, e.i) AS victim_name,
-        array_agg(e.weapon ORDER BY e.b, e.ts, e.i) AS weapon, array_agg(e.distance ORDER BY e.b, e.ts, e.i) AS distance,
-        array_agg(e.headshot ORDER BY e.b, e.ts, e.i) AS headshot, array_agg(e.hit_zone ORDER BY e.b, e.ts, e.i) AS hit_zone
+    -- Sorted once: each aggregate with an ORDER BY of its own sorted the kills again.
+    SELECT array_agg(b_server[e.b]) AS server, array_agg((extract(epoch FROM e.ts) * 1000000)::int8) AS us,
+        array_agg(e.killer) AS killer, array_agg(e.killer_name) AS killer_name, array_agg(e.victim) AS victim, array_agg(e.victim_name) AS victim_name,
+        array_agg(e.weapon) AS weapon, array_agg(e.distance) AS distance, array_agg(e.headshot) AS headshot, array_agg(e.hit_zone) AS hit_zone
       INTO kills
-      FROM unnest(e_batch, e_type, e_ts, e_killer, e_killer_name, e_player, e_name, e_weapon, e_distance, e_headshot, e_hit_zone)
-        WITH ORDINALITY AS e(b, type, ts, killer, killer_name, victim, victim_name, weapon, distance, headshot, hit_zone, i)
-      WHERE e.type = 'kill' AND keep[e.i];
+      FROM (SELECT * FROM unnest(e_batch, e_type, e_ts, e_killer, e_killer_name, e_player, e_name, e_weapon, e_distance, e_headshot, e_hit_zone)
+              WITH ORDINALITY AS e(b, type, ts, killer, killer_name, victim, victim_name, weapon, distance, headshot, hit_zone, i)
+            WHERE e.type = 'kill' AND keep[e.i] ORDER BY e.b, e.ts, e.i) AS e;
     IF kills.us IS NOT NULL THEN
       PERFORM ingest_insert_kills(kills.server, kills.us, kills.killer, kills.killer_name, kills.victim, kills.victim_name, kills.weapon,
         kills.distance, kills.headshot, kills.hit_zone);
