@@ -1,11 +1,11 @@
 // Sends a web process's batches to PostgreSQL, under load several servers' batches in one call: a
 // transport only, each batch applied as it would be alone (ingest_apply_events,
-// src/ingest/sql/apply-batch.sql, takes one batch or several). A fleet's batch is small (~20 events), so its round trip and
-// commit outweighed its rows. Batches that become ready while the process's calls are under way
-// wait, and the next call takes them (one a server, none of a server with a call under way); an
-// idle process sends a batch at once, alone, and a batch whose server has a call under way goes
-// alone beside it (a backfill's claims and kills go in side by side, its totals take turns under
-// the server's lock).
+// src/ingest/sql/apply-batch.sql, takes one batch or several). A fleet's batch is small (~20
+// events), so its round trip, commit and each statement's fixed cost outweighed its rows. Batches
+// that become ready while the process's calls are under way wait, and the next call takes them
+// (one a server, none of a server with a call under way); an idle process sends a batch at once,
+// alone, and a batch whose server has a call under way goes alone beside it (a backfill's claims
+// and kills go in side by side, its totals take turns under the server's lock).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { applyBatches, applyBatchInOneCall } from './ingest.repo.ts';
