@@ -132,7 +132,10 @@ BEGIN
   ), merges AS (
     SELECT m.b, array_agg(m.steam64) AS checked, array_agg(m.dayz) FILTER (WHERE m.orphan) AS orphans,
       array_agg(m.steam64) FILTER (WHERE m.orphan) AS orphans_of
-    FROM ingest_merges_due(keep, e_batch, e_player, e_killer, s_id, s_dayz, s_look_up, steam64s) AS m GROUP BY m.b
+    -- Most calls have none to look up (their Steam64s were checked lately): then nothing is read.
+    FROM ingest_merges_due(keep, e_batch, e_player, e_killer, s_id, s_dayz, s_look_up, steam64s) AS m
+    WHERE true = ANY (s_look_up) OR cardinality(steam64s) > 0
+    GROUP BY m.b
   )
   SELECT b.b::int, coalesce(a.accepted, 0), coalesce(a.started, false),
       CASE WHEN u.s IS NULL THEN NULL ELSE coalesce(t.totals, '[]') END, u.s,
