@@ -25,9 +25,10 @@
 // BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
 // BENCH_INGEST_CONCURRENCY (4 batches in flight), BENCH_ROUNDS (1; with more, the medians of
 // the rounds of the read targets are reported), BENCH_ONLY (names of scenarios to run alone, e.g.
-// BENCH_ONLY=online; the base targets are skipped), BENCH_AGENT_LINES (500000, the agent
-// scenario's log), BENCH_CPU_PROF (a folder: each child's V8 CPU profile), BENCH_NODE_FLAGS (Node
-// and V8 flags for each child, e.g. --trace-gc), BENCH_DATABASE_URL, REDIS_URL.
+// BENCH_ONLY=online; the base targets are skipped; `reads`: the read routes and Koa alone),
+// BENCH_AGENT_LINES (500000, the agent scenario's log), BENCH_CPU_PROF (a folder: each child's V8
+// CPU profile), BENCH_NODE_FLAGS (Node and V8 flags for each child, e.g. --trace-gc),
+// BENCH_DATABASE_URL, REDIS_URL.
 // The exit code is 0 whether the targets pass or not (it is a measurement); 1 when the bench
 // itself could not run.
 import os from 'node:os';
@@ -196,6 +197,10 @@ async function main(): Promise<void> {
     const measureUrl = (url: string, headers: Record<string, string>, options: { paths?: string[]; connections?: number } = {}) =>
       measure({ url, headers, connections: options.connections ?? settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, paths: options.paths });
     const ctx: BenchContext = { deps, say, service, creds, settings, measure: measureUrl, measureKoa: () => measureUrl(reads[0]!.url, {}), koaUrl: reads[0]!.url };
+    if (settings.only.includes('reads')) {
+      await measureReadsAlone(reads);
+      return;
+    }
     if (settings.only.length > 0) {
       const rows = await runScenarios(ctx);
       say('\n| route | measured | p99 ms | x Koa | target | result |\n|---|---|---|---|---|---|');
@@ -238,6 +243,25 @@ async function main(): Promise<void> {
     await stopChildren();
     await closeDeps(deps);
   }
+}
+
+/**
+ * BENCH_ONLY=reads: the read routes alone, Koa first and last in each round, and each route's
+ * requests/s against the median of Koa's (to compare a change with its parent in a few minutes).
+ */
+async function measureReadsAlone(reads: ReadTarget[]): Promise<void> {
+  for (const t of reads) await checkTarget(t);
+  const results = new Map<ReadTarget['key'], number[]>();
+  for (let round = 1; round <= settings.rounds; round += 1) {
+    for (const t of [...reads, reads[0]!]) {
+      const m = await measure({ url: t.url, headers: t.headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+      say(`  ${t.label}: ${describe(m)}`);
+      results.set(t.key, [...(results.get(t.key) ?? []), m.reqPerSec]);
+    }
+  }
+  const koa = median(results.get('koa')!);
+  say(`\n| route | req/s (median) | x Koa |\n|---|---|---|\n| Koa hello-world | ${fmt(koa)} | 1.00 |`);
+  for (const t of reads.slice(1)) say(`| ${t.label} | ${fmt(median(results.get(t.key)!))} | ${(median(results.get(t.key)!) / koa).toFixed(2)} |`);
 }
 
 /** The scenarios of bench/scenarios/ (those named in BENCH_ONLY, or all). */

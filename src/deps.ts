@@ -16,23 +16,14 @@ import { serverOwnerCaches } from './servers/server.ts';
 import { serverReadCaches } from './stats/server-reads.ts';
 import { ingestTokenCaches } from './ingest/ingest-token.ts';
 import { refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
-import { StoredPlayers } from './ingest/stored-players.ts';
-import { PresentTotals } from './ingest/present-totals.ts';
 import { trustScoreCaches } from './trust/lookup.ts';
 import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-waits.ts';
 import type { AgentWaitsHeld } from './commands/agent-waits.ts';
 import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import type { DataApiRuntime } from './operator/data-api-switch.ts';
 
-/** Ingestion's caches of rows it wrote (src/ingest/one-call.ts). */
-const ingestCaches = () => ({
-  /** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
-  mergeChecked: new LRUCache<string, true>({ max: 200_000, ttl: 60_000 }),
-  /** Steam64 -> what its players row is known to hold at least, so ingestion skips rewriting it. */
-  playersStored: new StoredPlayers(),
-  /** The present players' rows this process's last one-call batch of their server wrote. */
-  presentTotals: new PresentTotals(),
-});
+/** Ingestion's: Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
+const ingestCaches = () => ({ mergeChecked: new LRUCache<string, true>({ max: 200_000, ttl: 60_000 }) });
 
 function capabilityCaches(core: Core, drops: CacheDrops) {
   return {

@@ -5,13 +5,10 @@ import type { Queryable } from '../store/db.ts';
 const identitiesLockKey = 'player-identities';
 
 /**
- * Batches that carry ids other than a Steam64 take this lock shared, merges take it exclusively:
- * a batch never resolves an id against links a merge is still writing.
+ * Merges take this lock exclusively, batches that carry ids other than a Steam64 take it shared
+ * (src/ingest/sql/apply-batch.sql, by this key): a batch never resolves an id against links a merge
+ * is still writing.
  */
-export async function lockIdentitiesShared(db: Queryable): Promise<void> {
-  await db.query({ name: 'lock-identities-shared', text: 'SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', values: [identitiesLockKey] });
-}
-
 export async function lockIdentitiesExclusive(db: Queryable): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [identitiesLockKey]);
 }

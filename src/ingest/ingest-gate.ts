@@ -1,6 +1,6 @@
 // Bounds what ingestion may hold of this process. A server's batches take turns: four in their
-// PostgreSQL phase at most (they share a lock for their totals, but what precedes it, computing
-// the call and inserting the event ids and kills, runs side by side), eight more
+// PostgreSQL phase at most (they share a lock for their totals, but what precedes it in their call,
+// inserting the event ids and kills, runs side by side), eight more
 // waiting; all servers' batches admitted together are bounded too, by the bytes of their bodies,
 // which they hold parsed in memory (a fleet's batches of 20 events are a few kB, a backfill's of
 // 500 kills about 150 kB, the largest allowed 2 MB by default), and by their number. Beyond a

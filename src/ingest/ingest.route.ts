@@ -7,18 +7,17 @@ import { jsonParser } from '../http/body.ts';
 import { admitIngestToken } from './ingest-admission.ts';
 import { ingestBatch } from './ingest.ts';
 import type { IngestSlots } from './ingest.ts';
-import { OneCallGroups } from './one-call-groups.ts';
+import { BatchGroups } from './batch-groups.ts';
 import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
 import type { IngestResult } from '../http/schema-types.ts';
 
 export function ingestRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   // One per web process: it bounds what this process's pool gives to ingestion, and its group
-  // calls carry the common batches of many servers at once.
+  // calls carry the batches of many servers at once.
   const gate = new IngestGate(deps.config.pgPoolSize);
-  const connection: IngestSlots['connection'] = (work) => gate.connection(work);
-  const groups = new OneCallGroups(deps, connection);
-  const applyOneCall: IngestSlots['applyOneCall'] = (serverId, batch) => groups.apply(serverId, batch);
+  const groups = new BatchGroups(deps, (work) => gate.connection(work));
+  const apply: IngestSlots['apply'] = (serverId, columns) => groups.apply(serverId, columns);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
   const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
 
@@ -31,7 +30,7 @@ export function ingestRouter(deps: Deps): Router<AppState> {
   }, body, async (ctx) => {
     const serverId = ctx.params.serverId!;
     const bytes = bodyBytesOf(ctx);
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), connection, applyOneCall }) satisfies IngestResult;
+    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), apply }) satisfies IngestResult;
   });
 
   return router;

@@ -1,31 +1,24 @@
 // Applies one batch of game-server events: idempotent by event (its id and ts as sent), bad
-// events rejected one by one, the totals of a server serialised by its lock. PostgreSQL is the
-// truth and is committed first; the derived Redis state is written after the commit, tagged with
-// the server's version, so Redis never shows a batch that was not committed
-// (src/stats/apply-server-state.lua).
+// events rejected one by one, the batch's rules applied in one database call
+// (src/ingest/sql/apply-batch.sql). PostgreSQL is the truth and is committed first; the derived
+// Redis state is written after the commit, tagged with the server's version, so Redis never shows
+// a batch that was not committed (src/stats/apply-server-state.lua).
 import type { IngestResult } from '../http/schema-types.ts';
 import type { Deps } from '../deps.ts';
-import { inTransaction } from '../store/db.ts';
-import type { DbClient } from '../store/db.ts';
-import { addTotals, loadTotals, saveTotals } from '../stats/stats.repo.ts';
 import { writeServerState } from '../stats/stats.store.ts';
 import { dropServerReads } from '../stats/server-reads.ts';
-import { batchChanges, onlineWindowMs, presentPlayers } from '../stats/totals.ts';
+import { onlineWindowMs } from '../stats/totals.ts';
 import type { PlayerTotals } from '../stats/totals.ts';
 import { parseBatch } from './events.ts';
 import type { IngestEvent } from './events.ts';
-import { applyBatchInOneCall, claimEvents, insertKills, lockServer, updateServerStatus, upsertPlayers } from './ingest.repo.ts';
-import type { AppliedBatch, OneCallBatch, SeenPlayers } from './ingest.repo.ts';
-import { isSteam64 } from '../identities/id-forms.ts';
-import { lockIdentitiesShared } from '../identities/identity.repo.ts';
-import { aliasIdsOf, mergesDue, resolveBatchIds } from '../identities/resolve.ts';
+import { applyBatchInOneCall } from './ingest.repo.ts';
+import type { AppliedBatch } from './ingest.repo.ts';
+import { batchColumns } from './batch-columns.ts';
+import type { BatchColumns } from './batch-columns.ts';
+import { checkedLately, settleMerges } from '../identities/resolve.ts';
 import { mergeLearntSteam64s } from '../identities/merge.ts';
 import { refreshPlayedScores } from '../trust/lookup.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
-import { insertMetricsSamples } from '../servers/metrics.repo.ts';
-import { commitInOneCall } from './one-call.ts';
-import { forgetPresentTotals } from './present-totals.ts';
-import { samplesOf, statusesToApply } from './statuses.ts';
 
 export type { IngestResult };
 
@@ -42,21 +35,19 @@ const directly: DbSlot = (work) => work();
 
 /**
  * How a batch's PostgreSQL phase runs. A web process (src/ingest/ingest.route.ts) bounds it by its
- * ingest gate and applies common batches in group calls; elsewhere (the demo, tests) each runs as it comes.
+ * ingest gate and sends batches in groups under load (src/ingest/batch-groups.ts); elsewhere (the
+ * demo, tests) each runs as it comes.
  */
 export interface IngestSlots {
   /** Runs the whole PostgreSQL phase in the server's turn. */
   turn: DbSlot;
-  /** Runs work that holds a connection. */
-  connection: DbSlot;
-  /** Applies a common batch in one call (applyBatchInOneCall's contract). */
-  applyOneCall: (serverId: string, batch: OneCallBatch) => Promise<AppliedBatch | undefined>;
+  /** Applies a batch in one call (applyBatchInOneCall's contract). */
+  apply: (serverId: string, columns: BatchColumns) => Promise<AppliedBatch>;
 }
 
 export const eachAsItComes = (deps: Deps): IngestSlots => ({
   turn: directly,
-  connection: directly,
-  applyOneCall: (serverId, batch) => applyBatchInOneCall(deps.db, serverId, batch, deps.caches.playersStored),
+  apply: (serverId, columns) => applyBatchInOneCall(deps.db, serverId, columns),
 });
 
 /**
@@ -67,7 +58,7 @@ export async function ingestBatch(deps: Deps, serverId: string, body: unknown, s
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
-  const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots));
+  const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots.apply));
   // The derived state, and the players' cached trust scores computed a minute ago or more (their
   // play changed; a fresher score keeps serving: src/trust/lookup.ts), side by side: each write is
   // tagged or idempotent, and neither throws.
@@ -87,69 +78,12 @@ export interface CommittedBatch {
   change: DerivedChange | undefined;
 }
 
-/**
- * The batch's PostgreSQL phase: its players, then its events in one call when it is a common batch
- * (src/ingest/one-call.ts), else in one transaction claiming its ids and applying the new events.
- */
-async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, slots: IngestSlots): Promise<CommittedBatch> {
-  // Steam64 players are stored before the batch's transaction, in a statement of their own: their
-  // rows are then never held for a whole batch, which made concurrent batches naming the same
-  // players (a backfill) wait for each other's commit. Other ids are only known after resolving.
-  // (A common batch stores them in its one call, before the server's lock as here.)
-  const steam64s = steam64PlayersOf(events);
-  const inOneCall = await commitInOneCall(deps, serverId, events, arrivalMs, steam64s, slots);
-  if (inOneCall) return inOneCall;
-  const committed = await slots.connection(async () => {
-    await upsertPlayers(deps.db, steam64s, deps.caches.playersStored);
-    return commitInTransaction(deps, serverId, events, arrivalMs, steam64s);
-  });
-  // Rows it wrote that the one-call path holds in memory: read again by the server's next batch.
-  if (committed.change) forgetPresentTotals(deps, serverId, committed.change.totals.keys());
-  return committed;
-}
-
-/** Any batch, in one transaction: claims its ids, resolves aliases, applies what is new. */
-export function commitInTransaction(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, steam64s: SeenPlayers): Promise<CommittedBatch> {
-  return inTransaction(deps.db, async (tx) => {
-    const aliasIds = aliasIdsOf(events);
-    if (aliasIds.length > 0) {
-      // Held to the commit: no merge runs while this batch resolves ids and writes under them, so
-      // a DayZ ID is never written to after its merge. Batches of Steam64s only need no such lock.
-      await lockIdentitiesShared(tx);
-      await resolveBatchIds(tx, events, aliasIds);
-    }
-    // Claims and kills are kept unique by their constraints, so batches of one server run them
-    // side by side; the lock is taken only for the totals, whose read-modify-write needs it.
-    const firstOfEachId = new Map<string, IngestEvent>();
-    for (const e of events) if (!firstOfEachId.has(e.id)) firstOfEachId.set(e.id, e);
-    const fresh = await claimEvents(tx, serverId, [...firstOfEachId.values()], arrivalMs);
-    // The first occurrence of a new id counts; a repeat within the batch is a duplicate too.
-    const accepted = events.filter((e) => fresh.delete(e.id));
-    let change: DerivedChange | undefined;
-    if (accepted.length > 0) {
-      accepted.sort((a, b) => a.tsMs - b.tsMs || a.index - b.index);
-      change = await applyAccepted(tx, serverId, accepted, steam64s);
-    }
-    const merges = accepted.length > 0 ? await mergesDue(tx, accepted, deps.caches.mergeChecked) : [];
-    const started = accepted.some((e) => e.type === 'server.started');
-    return { result: { accepted: accepted.length, duplicates: events.length - accepted.length, started }, merges, change };
-  });
-}
-
-async function applyAccepted(tx: DbClient, serverId: string, events: IngestEvent[], stored: SeenPlayers): Promise<DerivedChange> {
-  const named = playersOf(events);
-  await insertKills(tx, serverId, events.filter((e) => e.type === 'kill'));
-  await upsertPlayers(tx, new Map([...named].filter(([id]) => !stored.has(id))));
-  await lockServer(tx, serverId);
-  const present = presentPlayers(events);
-  const { absolute, deltas } = batchChanges(await loadTotals(tx, serverId, [...present]), events, present);
-  await saveTotals(tx, serverId, absolute);
-  const changedTotals = new Map([...absolute, ...(await addTotals(tx, serverId, deltas))]);
-  await insertMetricsSamples(tx, serverId, samplesOf(events));
-  const [first, ...later] = statusesToApply(events);
-  let record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, first, true);
-  for (const status of later) record = await updateServerStatus(tx, serverId, events.at(-1)!.tsMs, status, false);
-  return { version: record.version, totals: changedTotals, statusJson: JSON.stringify(record) };
+/** The batch's PostgreSQL phase: one call. */
+export async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, apply = eachAsItComes(deps).apply): Promise<CommittedBatch> {
+  const applied = await apply(serverId, batchColumns(events, arrivalMs, onlineWindowMs, checkedLately(deps.caches.mergeChecked)));
+  settleMerges(applied.checked, applied.orphans, deps.caches.mergeChecked);
+  const change = applied.server && applied.totals ? { version: applied.server.version, totals: applied.totals, statusJson: JSON.stringify(applied.server) } : undefined;
+  return { result: { accepted: applied.accepted, duplicates: events.length - applied.accepted, started: applied.started }, merges: applied.orphans, change };
 }
 
 /**
@@ -165,28 +99,6 @@ async function writeDerived(deps: Deps, serverId: string, change: DerivedChange,
   } finally {
     dropServerReads(deps, serverId);
   }
-}
-
-/** The batch's named players whose id is a Steam64 as sent (they need no resolving). */
-export function steam64PlayersOf(events: IngestEvent[]): SeenPlayers {
-  return new Map([...playersOf([...events].sort((a, b) => a.tsMs - b.tsMs))].filter(([id]) => isSteam64(id)));
-}
-
-/** Named players of a batch with the time span they were seen in (events are in time order). */
-function playersOf(events: IngestEvent[]): SeenPlayers {
-  const seen = new Map<string, { name: string; firstMs: number; lastMs: number }>();
-  const see = (platformId: string, name: string, ms: number) => {
-    const s = seen.get(platformId);
-    if (s) Object.assign(s, { name, lastMs: ms });
-    else seen.set(platformId, { name, firstMs: ms, lastMs: ms });
-  };
-  for (const e of events) {
-    if (e.type === 'kill') {
-      see(e.killer.platformId, e.killer.name, e.tsMs);
-      see(e.victim.platformId, e.victim.name, e.tsMs);
-    } else if ('player' in e) see(e.player.platformId, e.player.name, e.tsMs);
-  }
-  return seen;
 }
 
 /**

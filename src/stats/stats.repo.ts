@@ -45,22 +45,6 @@ export async function loadTotals(db: Queryable, serverId: string, platformIds: s
   return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
 }
 
-/**
- * The stored totals of these players, each with a tag of its row as read (its xmin, which every
- * write of the row changes): read without the server's lock by the one-call path, which checks the
- * tags under it.
- */
-export async function loadTotalsAsRead(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, { totals: PlayerTotals; tag: string }>> {
-  if (platformIds.length === 0) return new Map();
-  const { rows } = await db.query<TotalsRow & { tag: string }>({
-    name: 'totals-as-read',
-    text: `SELECT ${columns}, sp.xmin::text AS tag FROM unnest($2::text[]) AS wanted(id)
-           JOIN server_players sp ON sp.server_id = $1 AND sp.platform_id = wanted.id`,
-    values: [serverId, platformIds],
-  });
-  return new Map(rows.map((r) => [r.platformId, { totals: toTotals(r), tag: r.tag }]));
-}
-
 /** Every player of a server, in platform-id order, a page at a time (for rebuilding Redis). */
 export async function totalsPage(db: Queryable, serverId: string, afterPlatformId: string, limit: number): Promise<[string, PlayerTotals][]> {
   const { rows } = await db.query<TotalsRow>(
@@ -73,7 +57,7 @@ export async function totalsPage(db: Queryable, serverId: string, afterPlatformI
 // The default sort's order (UTF-16 code units) is the < of strings, without a comparator call per step.
 const byPlatformId = (totals: Map<string, PlayerTotals>) => [...totals.keys()].sort().map((id) => [id, totals.get(id)!] as const);
 
-/** Whole totals as the columns saveTotals (and the one-call path) take, in platform-id order, so two writers never deadlock. */
+/** Whole totals as the columns saveTotals takes, in platform-id order, so two writers never deadlock. */
 export function savedColumns(totals: Map<string, PlayerTotals>): Column[] {
   const entries = byPlatformId(totals);
   const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
@@ -82,16 +66,6 @@ export function savedColumns(totals: Map<string, PlayerTotals>): Column[] {
     col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
     col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
     col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
-  ];
-}
-
-/** Counters to add as the columns addTotals (and the one-call path) take, in platform-id order. */
-export function addedColumns(deltas: Map<string, PlayerTotals>): Column[] {
-  const entries = byPlatformId(deltas);
-  const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
-  return [
-    entries.map(([id]) => id), col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
-    col((t) => t.killDistanceSum), col((t) => t.shotsFired), col((t) => t.shotsHit), col((t) => isoOf(t.nameAtMs)),
   ];
 }
 
@@ -111,29 +85,4 @@ export async function saveTotals(db: Queryable, serverId: string, totals: Map<st
              presence_at = excluded.presence_at, name_at = excluded.name_at`,
     values: [serverId, ...savedColumns(totals)],
   });
-}
-
-/**
- * Adds what a batch changed for players without presence events to their stored totals, in one
- * statement and without reading them first: counters add up, the name follows the newer event,
- * presence stays as stored. Returns the totals as stored afterwards. Run under the server's lock.
- */
-export async function addTotals(db: Queryable, serverId: string, deltas: Map<string, PlayerTotals>): Promise<Map<string, PlayerTotals>> {
-  if (deltas.size === 0) return new Map();
-  const newer = 'excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at)';
-  const { rows } = await db.query<TotalsRow>({
-    name: 'totals-add',
-    text: `INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
-             shots_fired, shots_hit, name_at)
-           SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::bigint[], $9::bigint[], $10::timestamptz[])
-           ON CONFLICT (server_id, platform_id) DO UPDATE SET
-             kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
-             kill_distance_sum = sp.kill_distance_sum + excluded.kill_distance_sum,
-             shots_fired = sp.shots_fired + excluded.shots_fired, shots_hit = sp.shots_hit + excluded.shots_hit,
-             name = CASE WHEN ${newer} THEN excluded.name ELSE sp.name END,
-             name_at = CASE WHEN ${newer} THEN excluded.name_at ELSE sp.name_at END
-           RETURNING ${columns}`,
-    values: [serverId, ...addedColumns(deltas)],
-  });
-  return new Map(rows.map((r) => [r.platformId, toTotals(r)]));
 }

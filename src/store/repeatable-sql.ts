@@ -9,8 +9,11 @@ import pg from 'pg';
 const files = [
   '../ingest/sql/epoch-ms-json.sql',
   '../ingest/sql/event-claims-add-day.sql',
+  '../identities/sql/batch-identities.sql',
+  '../ingest/sql/insert-kills.sql',
+  '../ingest/sql/players.sql',
+  '../ingest/sql/player-totals.sql',
   '../ingest/sql/apply-batch.sql',
-  '../ingest/sql/apply-batches.sql',
   '../trust/sql/entries-changed.sql',
   '../game-files/sql/one-server-a-file.sql',
 ];

@@ -1,7 +1,7 @@
 // Gathers the players named by every drop of trust scores asked in one task (an I/O callback and
-// the microtasks it starts) into one drop. A group call commits up to 64 ingested batches at once,
-// each naming a dozen players spread over the 8 buckets: dropped batch by batch, that was some 7
-// script calls a batch, three quarters of the calls a busy fleet made to Redis.
+// the microtasks it starts) into one drop. Under a fleet's load many ingested batches settle in one
+// task, each naming a dozen players spread over the 8 buckets: dropped batch by batch, that was
+// some 7 script calls a batch, three quarters of the calls a busy fleet made to Redis.
 import { nextTick } from 'node:process';
 
 /**
@@ -16,7 +16,7 @@ export class DropGathering {
   add(ids: Iterable<string>): Promise<void> {
     if (!this.pending) {
       const gathered = new Set<string>();
-      // nextTick runs once the task's microtasks are done (every batch a group call settled has
+      // nextTick runs once the task's microtasks are done (every batch settled in the task has
       // asked by then) and before the task's Redis commands leave: ioredis writes them in one
       // pipeline from a setImmediate, which the batch's derived state scheduled first. From a
       // setImmediate of its own the drop came after that write, in a pipeline of its own, which

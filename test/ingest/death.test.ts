@@ -3,7 +3,7 @@ import test from 'ava';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, ev, ingest, player, tenant } from '../helpers/seed.ts';
-import { applyEvents } from '../../src/stats/totals.ts';
+import { commitBatch } from '../../src/ingest/ingest.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 
 let env: TestEnv;
@@ -40,9 +40,11 @@ test('every cause of the closed list is accepted; others are rejected with the e
   t.deepEqual(res.body.rejected.map((r: { index: number }) => r.index), [causes.length, causes.length + 1]);
 });
 
-test('applyEvents: a death adds one death and touches no kill', (t) => {
-  const totals = new Map();
-  const e = { index: 0, id: randomUUID(), tsMs: 1, type: 'death', player: player(9), cause: 'animal' } as IngestEvent;
-  t.deepEqual([...applyEvents(totals, [e])], [player(9).platformId]);
-  t.like(totals.get(player(9).platformId), { deaths: 1, kills: 0, name: 'player9' });
+test('the one call: a death adds one death and touches no kill', async (t) => {
+  const a = await tenant(env.deps);
+  const now = env.clock.now();
+  const e = { index: 0, id: randomUUID(), tsMs: now - 1000, sentMs: now - 1000, type: 'death', player: player(9), cause: 'animal' } as IngestEvent;
+  const { change } = await commitBatch(env.deps, a.serverId, [e], now);
+  t.deepEqual([...change!.totals.keys()], [player(9).platformId]);
+  t.like(change!.totals.get(player(9).platformId), { deaths: 1, kills: 0, name: 'player9' });
 });

@@ -33,7 +33,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
   await migrate(testDatabaseUrl, schema, log);
   t.deepEqual(await migrations(db), ['1732500000000_baseline']);
   t.deepEqual(await functions(db, schema), once);
-  for (const name of ['ingest_apply_batch_claims', 'ingest_apply_claimed_batches', 'epoch_ms_json', 'event_claims_add_day', 'trust_entries_changed', 'servers_one_server_a_file']) {
+  for (const name of ['ingest_apply_events', 'ingest_insert_kills', 'ingest_apply_totals', 'epoch_ms_json', 'event_claims_add_day', 'trust_entries_changed', 'servers_one_server_a_file']) {
     t.true(once.includes(name), name);
   }
   // One file belongs to one live server, checked by the database too (whatever the case of its name).

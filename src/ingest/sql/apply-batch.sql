@@ -1,112 +1,151 @@
--- One server's common batch in one call (src/ingest/one-call.ts).
+-- Batches of servers' events applied whole, in one call (src/ingest/ingest.repo.ts): the one way
+-- ingestion writes, for one batch or for several servers' batches at once.
 -- Applied after every migrate (src/store/migrate.ts), in the order its list gives: CREATE OR REPLACE,
 -- so this file is the function as it is now and its history is git's. A change of its arguments or
--- result needs a migration that drops the old one first.
+-- result needs a DROP FUNCTION of the old one before it (the files run in one transaction, under a lock).
 
-CREATE OR REPLACE FUNCTION ingest_apply_batch_claims(
-  p_server uuid, p_received_at timestamptz, p_event_ids uuid[], p_event_sent_at timestamptz[],
-  k_ts timestamptz[], k_killer text[], k_killer_name text[], k_victim text[], k_victim_name text[], k_weapon text[],
-  k_distance float8[], k_headshot bool[], k_hit_zone text[],
-  e_id text[], e_tag text[],
-  s_id text[], s_name text[], s_kills int[], s_deaths int[], s_headshots int[], s_distance float8[], s_play float8[],
-  s_fired bigint[], s_hit bigint[], s_online timestamptz[], s_presence timestamptz[], s_name_at timestamptz[],
-  a_id text[], a_name text[], a_kills int[], a_deaths int[], a_headshots int[], a_distance float8[], a_fired bigint[], a_hit bigint[],
-  a_name_at timestamptz[],
-  m_at timestamptz[], m_online bool[], m_players int[], m_fps float8[], m_uptime int8[],
-  p_newest_at timestamptz, p_status jsonb, p_dayz_ids text[],
-  pl_id text[], pl_name text[], pl_first timestamptz[], pl_last timestamptz[], pl_dayz text[], pl_be text[])
-RETURNS TABLE (out_added text, out_orphans text[], out_server servers, out_players text)
+-- The functions of the three ways ingestion wrote before, and of this branch's first forms.
+DROP FUNCTION IF EXISTS ingest_apply_batch_claims;
+DROP FUNCTION IF EXISTS ingest_apply_claimed_batches;
+DROP FUNCTION IF EXISTS ingest_apply_event_batches;
+DROP FUNCTION IF EXISTS ingest_apply_events(uuid, timestamptz, interval, text[], text[], text[], text[], text[], uuid[], timestamptz[],
+  timestamptz[], text[], text[], text[], text[], text[], text[], float8[], bool[], text[], int8[], int8[], bool[], text[], text[], int[], float8[], int8[]);
+DROP FUNCTION IF EXISTS ingest_apply_events(uuid, timestamptz, interval, text[], text[], text[], text[], bool[], uuid[], timestamptz[],
+  timestamptz[], text[], text[], text[], text[], text[], text[], float8[], bool[], text[], int8[], int8[], bool[], text[], text[], int[], float8[], int8[]);
+
+-- A batch a server at most (b_ arrays); the events come as they were sent, one element of each e_
+-- array an event, e_batch its batch (a field it does not have is null; e_player is a kill's victim
+-- and the shooter of shots). The Steam64s the events name (s_ arrays) with their DayZ ID and
+-- BattlEye GUID, and whether to look them up for merges due. Locks are taken in one order (the
+-- identities' lock, event claims and kills in key order, players rows in id order, the servers'
+-- locks last, in key order), so calls and merges never wait for each other in a circle; claims
+-- and kills go in before the servers' locks, so a server's batches insert them side by side.
+-- Answers a row a batch, in the batches' order.
+CREATE OR REPLACE FUNCTION ingest_apply_events(
+  b_server uuid[], b_received_at timestamptz[], p_online_window interval, p_alias_ids text[],
+  s_id text[], s_dayz text[], s_be text[], s_look_up bool[],
+  e_batch int[], e_id uuid[], e_sent timestamptz[], e_ts timestamptz[], e_type text[],
+  e_player text[], e_name text[], e_killer text[], e_killer_name text[],
+  e_weapon text[], e_distance float8[], e_headshot bool[], e_hit_zone text[], e_fired int8[], e_hits int8[],
+  e_online bool[], e_map text[], e_game_version text[], e_players int[], e_fps float8[], e_uptime int8[])
+RETURNS TABLE (out_batch int, out_accepted int, out_started bool, out_totals text, out_server servers, out_checked text[], out_orphans text[], out_orphans_of text[])
 LANGUAGE plpgsql AS $$
 DECLARE
-  status_ts timestamptz := (p_status->>'at')::timestamptz;
-  has_metrics boolean := p_status ? 'players' OR p_status ? 'fps' OR p_status ? 'uptimeSeconds';
+  steam64s text[] := '{}';
+  keep bool[];
+  kills record;
+  status record;
+  totals_of int[];
+  totals text[];
+  updated_of int[];
+  updated servers[];
 BEGIN
-  -- Plain inserts: an event id seen before, or a kill timestamp taken, raises unique_violation
-  -- (23505), which sends the batch down the transactional path. ON CONFLICT with a count of the
-  -- rows cost half as much again for a backfill's 500 events.
-  INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
-    SELECT unnest(p_event_sent_at), p_server, unnest(p_event_ids), p_received_at;
-
-  INSERT INTO kills (server_id, ts, killer_platform_id, killer_name, victim_platform_id, victim_name, weapon, distance, is_headshot, hit_zone)
-    SELECT p_server, * FROM unnest(k_ts, k_killer, k_killer_name, k_victim, k_victim_name, k_weapon, k_distance, k_headshot, k_hit_zone);
-
-  -- The batch's players, as src/ingest/ingest.repo.ts upsertPlayers does (rows only widen; a row
-  -- that already says as much is left out before ON CONFLICT would lock it).
-  INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
-    SELECT s.* FROM unnest(pl_id, pl_name, pl_first, pl_last, pl_dayz, pl_be) AS s(platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
-    WHERE NOT EXISTS (SELECT 1 FROM players q WHERE q.platform_id = s.platform_id AND q.name = s.name
-      AND q.first_seen_at <= s.first_seen_at AND q.last_seen_at >= s.last_seen_at - interval '10 minutes')
-    ON CONFLICT (platform_id) DO UPDATE SET
-      name = CASE WHEN excluded.last_seen_at >= p.last_seen_at THEN excluded.name ELSE p.name END,
-      first_seen_at = least(p.first_seen_at, excluded.first_seen_at),
-      last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at)
-    WHERE excluded.name IS DISTINCT FROM p.name OR excluded.first_seen_at < p.first_seen_at
-      OR excluded.last_seen_at > p.last_seen_at + interval '10 minutes';
-
-  -- What the players' rows hold now, for the caller's cache of stored players.
-  out_players := (SELECT '[' || coalesce(string_agg(concat('["', q.platform_id, '",', coalesce(to_json(q.name)::text, 'null'), ',',
-      round(date_part('epoch', q.first_seen_at) * 1000), ',', round(date_part('epoch', q.last_seen_at) * 1000), ']'), ','), '') || ']'
-    FROM unnest(pl_id) AS s(id), LATERAL (SELECT * FROM players p WHERE p.platform_id = s.id) AS q);
-
-  PERFORM pg_advisory_xact_lock(hashtextextended(p_server::text, 0));
-
-  -- Scalar subqueries, one primary-key probe per id: a function's generic plan may join otherwise.
-  -- A row's tag is its xmin: every write of a row gives it a new one.
-  IF EXISTS (SELECT 1 FROM unnest(e_id, e_tag) AS e(id, tag)
-             WHERE (SELECT sp.xmin::text FROM server_players sp WHERE sp.server_id = p_server AND sp.platform_id = e.id) IS DISTINCT FROM e.tag) THEN
-    RAISE EXCEPTION 'totals changed since read' USING ERRCODE = 'IB001';
+  IF (SELECT count(DISTINCT s) FROM unnest(b_server) AS s) < cardinality(b_server) THEN
+    RAISE EXCEPTION 'a call carries one batch a server at most';
   END IF;
 
-  -- Present players: their totals as the caller computed them from the rows checked above.
-  INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
-      play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at)
-    SELECT p_server, * FROM unnest(s_id, s_name, s_kills, s_deaths, s_headshots, s_distance, s_play, s_fired, s_hit, s_online, s_presence, s_name_at)
-    ON CONFLICT (server_id, platform_id) DO UPDATE SET
-      name = coalesce(excluded.name, sp.name), kills = excluded.kills, deaths = excluded.deaths,
-      headshots = excluded.headshots, kill_distance_sum = excluded.kill_distance_sum,
-      play_seconds = excluded.play_seconds, shots_fired = excluded.shots_fired,
-      shots_hit = excluded.shots_hit, online_at = excluded.online_at,
-      presence_at = excluded.presence_at, name_at = excluded.name_at;
+  IF cardinality(p_alias_ids) > 0 THEN
+    -- Shared, to the commit, with merges taking it exclusively (lockIdentitiesExclusive,
+    -- src/identities/identity.repo.ts): a DayZ ID is never written to after its merge.
+    PERFORM pg_advisory_xact_lock_shared(hashtextextended('player-identities', 0));
+    SELECT ingest_resolved_ids(p_alias_ids, s_id, s_dayz, e_player), ingest_resolved_ids(p_alias_ids, s_id, s_dayz, e_killer)
+      INTO e_player, e_killer;
+    steam64s := array(SELECT DISTINCT r.steam64 FROM ingest_aliases(p_alias_ids, s_id, s_dayz) AS r);
+  END IF;
 
-  -- The others: counters added, as src/stats/stats.repo.ts addTotals does.
-  WITH added AS (
-    INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum, shots_fired, shots_hit, name_at)
-      SELECT p_server, * FROM unnest(a_id, a_name, a_kills, a_deaths, a_headshots, a_distance, a_fired, a_hit, a_name_at)
-      ON CONFLICT (server_id, platform_id) DO UPDATE SET
-        kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
-        kill_distance_sum = sp.kill_distance_sum + excluded.kill_distance_sum,
-        shots_fired = sp.shots_fired + excluded.shots_fired, shots_hit = sp.shots_hit + excluded.shots_hit,
-        name = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name ELSE sp.name END,
-        name_at = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name_at ELSE sp.name_at END
-      RETURNING sp.*
+  -- The first occurrence of a new id counts; a repeat, within the batch or of an earlier one, is a duplicate.
+  WITH firsts AS (
+    SELECT DISTINCT ON (e.b, e.id) e.b, e.id, e.sent, e.i FROM unnest(e_batch, e_id, e_sent) WITH ORDINALITY AS e(b, id, sent, i) ORDER BY e.b, e.id, e.i
+  ), claimed AS (
+    INSERT INTO event_claims (sent_at, server_id, event_id, received_at)
+      SELECT f.sent, b_server[f.b], f.id, b_received_at[f.b] FROM firsts f ORDER BY f.sent, b_server[f.b], f.id
+      ON CONFLICT DO NOTHING RETURNING sent_at, server_id, event_id
   )
-  SELECT '[' || coalesce(string_agg(concat('["', platform_id, '",', coalesce(to_json(name)::text, 'null'), ',', kills, ',', deaths, ',',
-      headshots, ',', kill_distance_sum, ',', play_seconds, ',', shots_fired, ',', shots_hit, ',', epoch_ms_json(online_at), ',', epoch_ms_json(presence_at), ',',
-      epoch_ms_json(name_at), ']'), ','), '') || ']'
-    INTO out_added FROM added;
+  SELECT array_agg(c.event_id IS NOT NULL ORDER BY g.i) INTO keep
+    FROM generate_series(1, cardinality(e_id)) AS g(i)
+    LEFT JOIN (firsts f JOIN claimed c ON c.event_id = f.id AND c.server_id = b_server[f.b] AND c.sent_at = f.sent) ON f.i = g.i;
 
-  INSERT INTO server_metrics (server_id, at, online, players, fps, uptime_seconds)
-    SELECT p_server, * FROM unnest(m_at, m_online, m_players, m_fps, m_uptime)
-    ON CONFLICT (server_id, at) DO NOTHING;
+  IF true = ANY (keep) THEN
+    -- Sorted once: each aggregate with an ORDER BY of its own sorted the kills again.
+    SELECT array_agg(b_server[e.b]) AS server, array_agg((extract(epoch FROM e.ts) * 1000000)::int8) AS us,
+        array_agg(e.killer) AS killer, array_agg(e.killer_name) AS killer_name, array_agg(e.victim) AS victim, array_agg(e.victim_name) AS victim_name,
+        array_agg(e.weapon) AS weapon, array_agg(e.distance) AS distance, array_agg(e.headshot) AS headshot, array_agg(e.hit_zone) AS hit_zone
+      INTO kills
+      FROM (SELECT * FROM unnest(e_batch, e_type, e_ts, e_killer, e_killer_name, e_player, e_name, e_weapon, e_distance, e_headshot, e_hit_zone)
+              WITH ORDINALITY AS e(b, type, ts, killer, killer_name, victim, victim_name, weapon, distance, headshot, hit_zone, i)
+            WHERE e.type = 'kill' AND keep[e.i] ORDER BY e.b, e.ts, e.i) AS e;
+    IF kills.us IS NOT NULL THEN
+      PERFORM ingest_insert_kills(kills.server, kills.us, kills.killer, kills.killer_name, kills.victim, kills.victim_name, kills.weapon,
+        kills.distance, kills.headshot, kills.hit_zone);
+    END IF;
 
-  -- As src/ingest/ingest.repo.ts updateServerStatus with the batch's one status (or none): fresh
-  -- when no newer status is stored (f reads the row as it was, as SET expressions do).
-  UPDATE servers SET
-      last_seen_at = greatest(last_seen_at, p_newest_at),
-      online = CASE WHEN f.fresh THEN (p_status->>'online')::bool ELSE online END,
-      map = CASE WHEN f.fresh AND p_status->>'map' IS NOT NULL THEN p_status->>'map' ELSE map END,
-      game_version = CASE WHEN f.fresh AND p_status->>'gameVersion' IS NOT NULL THEN p_status->>'gameVersion' ELSE game_version END,
-      players = CASE WHEN f.fresh AND has_metrics THEN (p_status->>'players')::int ELSE players END,
-      fps = CASE WHEN f.fresh AND has_metrics THEN (p_status->>'fps')::float8 ELSE fps END,
-      uptime_seconds = CASE WHEN f.fresh AND has_metrics THEN (p_status->>'uptimeSeconds')::int8 ELSE uptime_seconds END,
-      metrics_at = CASE WHEN f.fresh AND has_metrics THEN status_ts ELSE metrics_at END,
-      status_at = CASE WHEN f.fresh THEN status_ts ELSE status_at END,
-      derived_version = derived_version + 1
-    FROM (SELECT status_ts IS NOT NULL AND (s.status_at IS NULL OR s.status_at <= status_ts) AS fresh FROM servers s WHERE s.id = p_server) AS f
-    WHERE id = p_server
-    RETURNING servers.* INTO out_server;
+    PERFORM ingest_upsert_players(keep, e_ts, e_player, e_name, e_killer, e_killer_name, s_id, s_dayz, s_be);
 
-  out_orphans := array(SELECT d.id FROM unnest(p_dayz_ids) AS d(id) WHERE (SELECT true FROM players p WHERE p.platform_id = d.id));
-  RETURN NEXT;
+    -- Serialises each server's writers (ingestion, rebuild, merges: lockServer, src/ingest/ingest.repo.ts).
+    PERFORM pg_advisory_xact_lock(l.k) FROM (SELECT DISTINCT hashtextextended(s::text, 0) AS k FROM unnest(b_server) AS s ORDER BY 1) AS l;
+
+    SELECT coalesce(array_agg(t.out_batch), '{}'), coalesce(array_agg(t.out_totals), '{}') INTO totals_of, totals
+      FROM ingest_apply_totals(b_server, p_online_window, keep, e_batch, e_type, e_ts, e_player, e_name, e_killer, e_killer_name,
+        e_distance, e_headshot, e_fired, e_hits) AS t;
+
+    -- Every status is a sample of the dashboard's chart; a sample at an instant already stored is left out.
+    INSERT INTO server_metrics (server_id, at, online, players, fps, uptime_seconds)
+      SELECT b_server[s.b], s.ts, s.online, s.players, s.fps, s.uptime
+      FROM unnest(e_batch, e_type, e_ts, e_online, e_players, e_fps, e_uptime) WITH ORDINALITY AS s(b, type, ts, online, players, fps, uptime, i)
+      WHERE s.type = 'server.status' AND keep[s.i] ORDER BY b_server[s.b], s.ts, s.i
+      ON CONFLICT (server_id, at) DO NOTHING;
+
+    -- The statuses one by one in time order, as if each had come alone: one changes its server only
+    -- when no newer one is stored, and a field it does not carry keeps what an earlier one set.
+    FOR status IN
+      SELECT b_server[s.b] AS server, s.ts, s.online, s.map, s.game_version, s.players, s.fps, s.uptime,
+        s.players IS NOT NULL OR s.fps IS NOT NULL OR s.uptime IS NOT NULL AS metrics
+      FROM unnest(e_batch, e_type, e_ts, e_online, e_map, e_game_version, e_players, e_fps, e_uptime)
+        WITH ORDINALITY AS s(b, type, ts, online, map, game_version, players, fps, uptime, i)
+      WHERE s.type = 'server.status' AND keep[s.i] ORDER BY s.b, s.ts, s.i
+    LOOP
+      UPDATE servers SET
+          online = status.online, map = coalesce(status.map, map), game_version = coalesce(status.game_version, game_version),
+          players = CASE WHEN status.metrics THEN status.players ELSE players END,
+          fps = CASE WHEN status.metrics THEN status.fps ELSE fps END,
+          uptime_seconds = CASE WHEN status.metrics THEN status.uptime ELSE uptime_seconds END,
+          metrics_at = CASE WHEN status.metrics THEN status.ts ELSE metrics_at END,
+          status_at = status.ts
+        WHERE id = status.server AND (status_at IS NULL OR status_at <= status.ts);
+    END LOOP;
+
+    -- A batch counts once in its server's derived-state version: Redis is written with it after the commit.
+    WITH newest AS (
+      SELECT e.b, max(e.ts) AS ts FROM unnest(e_batch, e_ts) WITH ORDINALITY AS e(b, ts, i) WHERE keep[e.i] GROUP BY e.b
+    ), bumped AS (
+      UPDATE servers AS s SET last_seen_at = greatest(s.last_seen_at, n.ts), derived_version = s.derived_version + 1
+        FROM newest n WHERE s.id = b_server[n.b]
+        RETURNING n.b, s
+    )
+    SELECT coalesce(array_agg(u.b), '{}'), coalesce(array_agg(u.s), '{}') INTO updated_of, updated FROM bumped u;
+  END IF;
+
+  RETURN QUERY
+  WITH kept AS (
+    SELECT e.b, count(*)::int AS accepted, bool_or(e.type = 'server.started') AS started
+    FROM unnest(e_batch, e_type) WITH ORDINALITY AS e(b, type, i) WHERE keep[e.i] GROUP BY e.b
+  ), merges AS (
+    SELECT m.b, array_agg(m.steam64) AS checked, array_agg(m.dayz) FILTER (WHERE m.orphan) AS orphans,
+      array_agg(m.steam64) FILTER (WHERE m.orphan) AS orphans_of
+    -- Most calls have none to look up (their Steam64s were checked lately): then nothing is read.
+    FROM ingest_merges_due(keep, e_batch, e_player, e_killer, s_id, s_dayz, s_look_up, steam64s) AS m
+    WHERE true = ANY (s_look_up) OR cardinality(steam64s) > 0
+    GROUP BY m.b
+  )
+  SELECT b.b::int, coalesce(a.accepted, 0), coalesce(a.started, false),
+      CASE WHEN u.s IS NULL THEN NULL ELSE coalesce(t.totals, '[]') END, u.s,
+      coalesce(m.checked, '{}'), coalesce(m.orphans, '{}'), coalesce(m.orphans_of, '{}')
+    FROM generate_subscripts(b_server, 1) AS b(b)
+    LEFT JOIN kept a ON a.b = b.b
+    -- Not unnest(updated_of, updated): a composite element would come as its columns.
+    LEFT JOIN LATERAL (SELECT updated[array_position(updated_of, b.b)] AS s) AS u ON true
+    LEFT JOIN unnest(totals_of, totals) AS t(b, totals) ON t.b = b.b
+    LEFT JOIN merges m ON m.b = b.b
+    ORDER BY b.b;
 END
 $$;

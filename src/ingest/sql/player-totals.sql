@@ -1,0 +1,81 @@
+-- A batch's changes to its server's player totals (server_players), the rules of how events count.
+-- Applied after every migrate (src/store/migrate.ts), in the order its list gives: CREATE OR REPLACE,
+-- so this file is the function as it is now and its history is git's. A change of its arguments or
+-- result needs a DROP FUNCTION of the old one before it (the files run in one transaction, under a lock).
+
+-- Run under the servers' locks, so the stored rows it reads stay as read until it writes them. The
+-- events are the batches' accepted ones (`keep`), each of its batch (`e_batch`, one a server), in
+-- time order (ts, then their place in the batch):
+--   a kill: the victim's death; the killer's kill, distance and headshot unless it was a suicide;
+--   a death (no player killer): the player's death, never anyone's kill;
+--   shots: the shooter's shots fired and hit;
+--   presence (connect, heartbeat, disconnect): play time runs from the player's last presence while
+--     connected, a gap longer than the online window is not play; a presence older than the newest
+--     stored one arrives too late and changes nothing; a disconnect ends the online window;
+--   a name follows the newest event naming the player; an older one does not rename.
+-- Answers, a row a batch with accepted events, the rows as written: a JSON array of [platformId,
+-- name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAt,
+-- presenceAt, nameAt] (epoch ms).
+DROP FUNCTION IF EXISTS ingest_apply_totals(uuid, interval, bool[], text[], timestamptz[], text[], text[], text[], text[], float8[], bool[], int8[], int8[]);
+CREATE OR REPLACE FUNCTION ingest_apply_totals(
+  b_server uuid[], p_online_window interval, keep bool[], e_batch int[], e_type text[], e_ts timestamptz[],
+  e_player text[], e_name text[], e_killer text[], e_killer_name text[], e_distance float8[], e_headshot bool[],
+  e_fired int8[], e_hits int8[])
+RETURNS TABLE (out_batch int, out_totals text) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY
+  WITH e AS (
+    SELECT * FROM unnest(e_batch, e_type, e_ts, e_player, e_name, e_killer, e_killer_name, e_distance, e_headshot, e_fired, e_hits)
+      WITH ORDINALITY AS e(b, type, ts, player, name, killer, killer_name, distance, headshot, fired, hits, i)
+    WHERE keep[e.i]
+  ), touch AS (
+    -- Every player an event touches; `online` is null for an event that is no presence.
+    SELECT e.b, e.player AS id, e.name, e.ts, e.i, 1 AS sub, 0 AS kills, (e.type IN ('kill', 'death'))::int AS deaths, 0 AS headshots,
+      0::float8 AS distance, coalesce(e.fired, 0) AS fired, coalesce(e.hits, 0) AS hits,
+      CASE e.type WHEN 'player.disconnect' THEN false WHEN 'player.connect' THEN true WHEN 'player.heartbeat' THEN true END AS online
+    FROM e WHERE e.player IS NOT NULL
+    UNION ALL
+    SELECT e.b, e.killer, e.killer_name, e.ts, e.i, 0, 1, 0, e.headshot::int, e.distance, 0, 0, NULL
+    FROM e WHERE e.type = 'kill' AND e.killer <> e.player
+  ), presence AS (
+    -- The stored row by a primary-key probe a presence event: a join with the rows read, planned
+    -- for the few rows a function's generic plan expects, was a nested loop over both.
+    SELECT t.b, t.id, t.ts, t.online, s.online_at AS stored_online, row_number() OVER w AS k, lag(t.ts) OVER w AS prev_ts, lag(t.online) OVER w AS prev_online
+    FROM touch t LEFT JOIN LATERAL (SELECT sp.online_at, sp.presence_at FROM server_players sp
+                                    WHERE sp.server_id = b_server[t.b] AND sp.platform_id = t.id) AS s ON true
+    WHERE t.online IS NOT NULL AND (s.presence_at IS NULL OR t.ts >= s.presence_at)
+    WINDOW w AS (PARTITION BY t.b, t.id ORDER BY t.ts, t.i)
+  ), played AS (
+    SELECT x.b, x.id, sum(CASE WHEN x.since IS NOT NULL AND x.ts - x.since <= p_online_window THEN extract(epoch FROM x.ts - x.since) ELSE 0 END)::float8 AS play,
+      (array_agg(CASE WHEN x.online THEN x.ts END ORDER BY x.k DESC))[1] AS online_at, max(x.ts) AS presence_at
+    FROM (SELECT p.*, CASE WHEN p.k = 1 THEN p.stored_online WHEN p.prev_online THEN p.prev_ts END AS since FROM presence p) AS x
+    GROUP BY x.b, x.id
+  ), counted AS (
+    SELECT t.b, t.id, sum(t.kills)::int AS kills, sum(t.deaths)::int AS deaths, sum(t.headshots)::int AS headshots, sum(t.distance) AS distance,
+      sum(t.fired)::int8 AS fired, sum(t.hits)::int8 AS hits,
+      (array_agg(t.name ORDER BY t.ts DESC, t.i DESC, t.sub DESC) FILTER (WHERE t.name IS NOT NULL))[1] AS name,
+      max(t.ts) FILTER (WHERE t.name IS NOT NULL) AS name_at
+    FROM touch t GROUP BY t.b, t.id
+  ), rows AS (
+    INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
+        play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at)
+      SELECT b_server[c.b], c.id, c.name, c.kills, c.deaths, c.headshots, c.distance, coalesce(p.play, 0), c.fired, c.hits,
+        p.online_at, p.presence_at, c.name_at
+      FROM counted c LEFT JOIN played p ON p.b = c.b AND p.id = c.id ORDER BY b_server[c.b], c.id
+      ON CONFLICT (server_id, platform_id) DO UPDATE SET
+        kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
+        kill_distance_sum = sp.kill_distance_sum + excluded.kill_distance_sum, play_seconds = sp.play_seconds + excluded.play_seconds,
+        shots_fired = sp.shots_fired + excluded.shots_fired, shots_hit = sp.shots_hit + excluded.shots_hit,
+        online_at = CASE WHEN excluded.presence_at IS NULL THEN sp.online_at ELSE excluded.online_at END,
+        presence_at = coalesce(excluded.presence_at, sp.presence_at),
+        name = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name ELSE sp.name END,
+        name_at = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name_at ELSE sp.name_at END
+      RETURNING sp.*
+  )
+  SELECT b.b::int, '[' || string_agg(concat('["', r.platform_id, '",', coalesce(to_json(r.name)::text, 'null'), ',', r.kills, ',', r.deaths, ',',
+      r.headshots, ',', r.kill_distance_sum, ',', r.play_seconds, ',', r.shots_fired, ',', r.shots_hit, ',', epoch_ms_json(r.online_at), ',',
+      epoch_ms_json(r.presence_at), ',', epoch_ms_json(r.name_at), ']'), ',') || ']'
+    FROM rows r JOIN unnest(b_server) WITH ORDINALITY AS b(server, b) ON b.server = r.server_id
+    GROUP BY b.b;
+END
+$$;
