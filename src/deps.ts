@@ -1,7 +1,6 @@
 // The service composed: the core (src/core.ts) and what each capability keeps in this process,
 // built by the capability's own factory. Only entry points (web, worker, CLI, demo) and tests hold
 // the whole; a capability's functions take the part they use.
-import { LRUCache } from 'lru-cache';
 import type { Config } from './config.ts';
 import { closeCore, createCore } from './core.ts';
 import type { Core } from './core.ts';
@@ -17,13 +16,12 @@ import { serverReadCaches } from './stats/server-reads.ts';
 import { ingestTokenCaches } from './ingest/ingest-token.ts';
 import { refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
 import { trustScoreCaches } from './trust/lookup.ts';
+import { ingestCaches } from './ingest/ingest.ts';
 import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-waits.ts';
 import type { AgentWaitsHeld } from './commands/agent-waits.ts';
 import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import type { DataApiRuntime } from './operator/data-api-switch.ts';
 
-/** Ingestion's: Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
-const ingestCaches = () => ({ mergeChecked: new LRUCache<string, true>({ max: 200_000, ttl: 60_000 }) });
 
 function capabilityCaches(core: Core, drops: CacheDrops) {
   return {

@@ -7,7 +7,7 @@
 // alone, and a batch whose server has a call under way goes alone beside it (a backfill's claims
 // and kills go in side by side, its totals take turns under the server's lock).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Deps } from '../deps.ts';
+import type { IngestDeps } from './ingest.ts';
 import { applyBatches, applyBatchInOneCall } from './ingest.repo.ts';
 import type { AppliedBatch, ServerBatch } from './ingest.repo.ts';
 import type { BatchColumns } from './batch-columns.ts';
@@ -30,7 +30,7 @@ export class BatchGroups {
   private readonly inCall = new Map<string, number>();
 
   /** `connection` bounds the connections the calls hold (src/ingest/ingest-gate.ts). */
-  constructor(private readonly deps: Deps, private readonly connection: DbSlot) {}
+  constructor(private readonly deps: IngestDeps, private readonly connection: DbSlot) {}
 
   apply(serverId: string, columns: BatchColumns): Promise<AppliedBatch> {
     return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 // POST /api/servers/:serverId/events: a game server's agent pushes its events with the ingest token.
 import Router from '@koa/router';
-import type { Deps } from '../deps.ts';
+import type { IngestDeps } from './ingest.ts';
+import type { IngestTokenDeps } from './ingest-token.ts';
 import type { AppState } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { jsonParser } from '../http/body.ts';
@@ -11,7 +12,7 @@ import { BatchGroups } from './batch-groups.ts';
 import { countedBodyBytes, IngestGate } from './ingest-gate.ts';
 import type { IngestResult } from '../http/schema-types.ts';
 
-export function ingestRouter(deps: Deps): Router<AppState> {
+export function ingestRouter(deps: IngestDeps & IngestTokenDeps): Router<AppState> {
   const router = new Router<AppState>({ sensitive: true });
   // One per web process: it bounds what this process's pool gives to ingestion, and its group
   // calls carry the batches of many servers at once.

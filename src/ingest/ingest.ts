@@ -4,7 +4,9 @@
 // Redis state is written after the commit, tagged with the server's version, so Redis never shows
 // a batch that was not committed (src/stats/apply-server-state.lua).
 import type { IngestResult } from '../http/schema-types.ts';
-import type { Deps } from '../deps.ts';
+import { LRUCache } from 'lru-cache';
+import type { TrustDeps } from '../trust/lookup.ts';
+import type { ServerReadDeps } from '../stats/server-reads.ts';
 import { writeServerState } from '../stats/stats.store.ts';
 import { dropServerReads } from '../stats/server-reads.ts';
 import { onlineWindowMs } from '../stats/totals.ts';
@@ -45,7 +47,13 @@ export interface IngestSlots {
   apply: (serverId: string, columns: BatchColumns) => Promise<AppliedBatch>;
 }
 
-export const eachAsItComes = (deps: Deps): IngestSlots => ({
+/** Steam64s found, within the last minute, to have no DayZ-ID player of their own left to merge. */
+export const ingestCaches = () => ({ mergeChecked: new LRUCache<string, true>({ max: 200_000, ttl: 60_000 }) });
+
+/** What applying a batch uses: the scores its play refreshes, the reads it drops, the merges it checked. */
+export type IngestDeps = TrustDeps & ServerReadDeps & { caches: ReturnType<typeof ingestCaches> };
+
+export const eachAsItComes = (deps: IngestDeps): IngestSlots => ({
   turn: directly,
   apply: (serverId, columns) => applyBatchInOneCall(deps.db, serverId, columns),
 });
@@ -54,7 +62,7 @@ export const eachAsItComes = (deps: Deps): IngestSlots => ({
  * Applies a batch. Only its PostgreSQL phase runs in the server's turn: parsing before it and the
  * Redis writes after the commit hold no connection, so they need no turn.
  */
-export async function ingestBatch(deps: Deps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes(deps)): Promise<IngestResult> {
+export async function ingestBatch(deps: IngestDeps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes(deps)): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
@@ -79,7 +87,7 @@ export interface CommittedBatch {
 }
 
 /** The batch's PostgreSQL phase: one call. */
-export async function commitBatch(deps: Deps, serverId: string, events: IngestEvent[], arrivalMs: number, apply = eachAsItComes(deps).apply): Promise<CommittedBatch> {
+export async function commitBatch(deps: IngestDeps, serverId: string, events: IngestEvent[], arrivalMs: number, apply = eachAsItComes(deps).apply): Promise<CommittedBatch> {
   const applied = await apply(serverId, batchColumns(events, arrivalMs, onlineWindowMs, checkedLately(deps.caches.mergeChecked)));
   settleMerges(applied.checked, applied.orphans, deps.caches.mergeChecked);
   const change = applied.server && applied.totals ? { version: applied.server.version, totals: applied.totals, statusJson: JSON.stringify(applied.server) } : undefined;
@@ -91,7 +99,7 @@ export async function commitBatch(deps: Deps, serverId: string, events: IngestEv
  * so it is acknowledged whatever happens here; a write that fails or stalls leaves the server's
  * applied version behind, and the worker's reconcile job rebuilds it (src/derived/reconcile.ts).
  */
-async function writeDerived(deps: Deps, serverId: string, change: DerivedChange, arrivalMs: number): Promise<void> {
+async function writeDerived(deps: IngestDeps, serverId: string, change: DerivedChange, arrivalMs: number): Promise<void> {
   try {
     await writeServerState(deps.redis, serverId, change.version, 'batch', change.totals, arrivalMs - onlineWindowMs, change.statusJson);
   } catch (err) {
@@ -106,7 +114,7 @@ async function writeDerived(deps: Deps, serverId: string, change: DerivedChange,
  * after the batch committed; failure policy: the batch stays acknowledged and the failure is
  * logged (the next start, ban change or the 60 s expiry sync the files again).
  */
-async function requestFilesAfterStart(deps: Deps, serverId: string, arrivalMs: number): Promise<void> {
+async function requestFilesAfterStart(deps: IngestDeps, serverId: string, arrivalMs: number): Promise<void> {
   try {
     await requestServerSync(deps.db, [serverId], 'both', new Date(arrivalMs).toISOString());
   } catch (err) {
