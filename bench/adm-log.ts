@@ -11,9 +11,14 @@ const hms = (s: number) => [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, 
 
 export async function writeBenchLog(path: string, lines: number, playerCount = 60): Promise<void> {
   const out = createWriteStream(path);
-  const players = Array.from({ length: playerCount }, (_, i) => ({ id: dayzIdOf(String(76561198300000000n + BigInt(i))), name: `Survivor ${i}` }));
-  const pos = (n: number) => `${(1000 + ((n * 131) % 12000)).toFixed(1)}, ${(1000 + ((n * 97) % 12000)).toFixed(1)}, ${(50 + (n % 300)).toFixed(1)}`;
-  const prefix = (p: (typeof players)[number], n: number, dead = false) => `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${pos(n)}>)`;
+  const players = Array.from({ length: playerCount }, (_, i) => ({
+    id: dayzIdOf(String(76561198300000000n + BigInt(i))),
+    name: `Survivor ${i}`,
+  }));
+  const pos = (n: number) =>
+    `${(1000 + ((n * 131) % 12000)).toFixed(1)}, ${(1000 + ((n * 97) % 12000)).toFixed(1)}, ${(50 + (n % 300)).toFixed(1)}`;
+  const prefix = (p: (typeof players)[number], n: number, dead = false) =>
+    `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${pos(n)}>)`;
   let written = 0;
   let chunk = '';
   const put = async (line: string) => {
@@ -37,7 +42,9 @@ export async function writeBenchLog(path: string, lines: number, playerCount = 6
       for (const [i, p] of players.entries()) await put(`${t} | ${prefix(p, n + i)}`);
       await put(`${t} | #####`);
     } else if (n % 11 === 0 && a !== b) {
-      await put(`${t} | ${prefix(b, n)}[HP: 0] hit by ${prefix(a, n + 1)} into Head(0) for 80 damage (Bullet_762x39) with AKM from ${(n % 500) + 0.5} meters `);
+      await put(
+        `${t} | ${prefix(b, n)}[HP: 0] hit by ${prefix(a, n + 1)} into Head(0) for 80 damage (Bullet_762x39) with AKM from ${(n % 500) + 0.5} meters `,
+      );
       await put(`${t} | ${prefix(b, n, true)} killed by ${prefix(a, n + 1)} with AKM from ${(n % 500) + 0.5} meters `);
     } else if (n % 17 === 0) {
       await put(`${t} | ${prefix(a, n)}[HP: 40] hit by Зараженный into RightLeg(3) for 6.8 damage (MeleeInfected)`);

@@ -6,10 +6,21 @@ import { Agent } from '../src/agent/agent.ts';
 import { agentDefaults } from '../src/agent/options.ts';
 
 const env = process.env;
-const log = { info: () => undefined, warn: (f: object, m: string) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`), error: () => undefined };
+const log = {
+  info: () => undefined,
+  warn: (f: object, m: string) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`),
+  error: () => undefined,
+};
 const agent = new Agent({
-  ...agentDefaults, url: env.BENCH_AGENT_URL!, serverId: env.BENCH_AGENT_SERVER!, token: env.BENCH_AGENT_TOKEN!, logs: env.BENCH_AGENT_LOGS!,
-  state: `${env.BENCH_AGENT_LOGS!}/state.json`, utcOffsetMinutes: 0, once: true, log,
+  ...agentDefaults,
+  url: env.BENCH_AGENT_URL!,
+  serverId: env.BENCH_AGENT_SERVER!,
+  token: env.BENCH_AGENT_TOKEN!,
+  logs: env.BENCH_AGENT_LOGS!,
+  state: `${env.BENCH_AGENT_LOGS!}/state.json`,
+  utcOffsetMinutes: 0,
+  once: true,
+  log,
 });
 const started = performance.now();
 const report = await agent.run(new AbortController().signal);

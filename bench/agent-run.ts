@@ -13,10 +13,16 @@ import { killChildrenNow, startService, stopChildren } from './processes.ts';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const unlimited = '1000000000';
 const env: Record<string, string> = {
-  NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
   DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_bench',
-  DATABASE_SCHEMA: 'bench_agent', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: 'bench_agent:',
-  RATE_INGEST: unlimited, RATE_CONTROLLER: unlimited, JWT_SECRET: randomBytes(32).toString('base64url'),
+  DATABASE_SCHEMA: 'bench_agent',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_PREFIX: 'bench_agent:',
+  RATE_INGEST: unlimited,
+  RATE_CONTROLLER: unlimited,
+  JWT_SECRET: randomBytes(32).toString('base64url'),
 };
 
 process.once('exit', killChildrenNow);

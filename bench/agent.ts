@@ -21,7 +21,16 @@ export interface AgentOutcome {
   seconds: number;
   linesPerSec: number;
   peakRssMb: number;
-  report: { lines: number; events: number; sent: number; accepted: number; duplicates: number; rejected: number; unparsed: number; retries: number };
+  report: {
+    lines: number;
+    events: number;
+    sent: number;
+    accepted: number;
+    duplicates: number;
+    rejected: number;
+    unparsed: number;
+    retries: number;
+  };
 }
 
 export const agentBenchLines = () => {
@@ -31,7 +40,13 @@ export const agentBenchLines = () => {
   return n;
 };
 
-export async function measureAgent(o: { url: string; serverId: string; token: string; lines: number; say: (line: string) => void }): Promise<AgentOutcome> {
+export async function measureAgent(o: {
+  url: string;
+  serverId: string;
+  token: string;
+  lines: number;
+  say: (line: string) => void;
+}): Promise<AgentOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-agent-'));
   try {
     // A name of its own per run: event ids derive from it, so a later run is new data, not duplicates.
@@ -48,7 +63,10 @@ export async function measureAgent(o: { url: string; serverId: string; token: st
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`the agent exited with code ${code}`);
-    const { report, seconds, peakRssMb } = JSON.parse(stdout.trim().split('\n').at(-1)!) as Pick<AgentOutcome, 'report' | 'seconds' | 'peakRssMb'>;
+    const { report, seconds, peakRssMb } = JSON.parse(stdout.trim().split('\n').at(-1)!) as Pick<
+      AgentOutcome,
+      'report' | 'seconds' | 'peakRssMb'
+    >;
     return { lines: report.lines, fileMb, seconds, linesPerSec: report.lines / seconds, peakRssMb, report };
   } finally {
     await rm(dir, { recursive: true, force: true });

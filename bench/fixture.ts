@@ -54,7 +54,9 @@ export async function prepareDatabase(deps: Deps, say: (line: string) => void): 
   await ensureDatabase(databaseUrl);
   await migrate(databaseUrl, databaseSchema, deps.log);
   if (await fixtureComplete(deps)) {
-    say(`fixture: reusing ${fixtureSize.players.toLocaleString('en')} players / ${fixtureSize.kills.toLocaleString('en')} kills in schema ${databaseSchema}`);
+    say(
+      `fixture: reusing ${fixtureSize.players.toLocaleString('en')} players / ${fixtureSize.kills.toLocaleString('en')} kills in schema ${databaseSchema}`,
+    );
   } else {
     const started = performance.now();
     say(`fixture: generating in schema ${databaseSchema} (one-time, reused by later runs) ...`);
@@ -74,14 +76,18 @@ export async function prepareDatabase(deps: Deps, say: (line: string) => void): 
  * the bench database keeps from earlier runs (their indexes grow with every run's, for 7 days).
  */
 async function databaseState(deps: Deps): Promise<string> {
-  const { rows: [s] } = await deps.db.query<Record<string, string>>(
+  const {
+    rows: [s],
+  } = await deps.db.query<Record<string, string>>(
     `SELECT current_setting('server_version') AS version, current_setting('autovacuum') AS autovacuum,
        current_setting('shared_buffers') AS "sharedBuffers", current_setting('max_wal_size') AS "maxWalSize",
        current_setting('synchronous_commit') AS "synchronousCommit",
        (SELECT pg_size_pretty(sum(pg_indexes_size(relid))) FROM pg_partition_tree('event_claims')) AS "eventIdIndex"`,
   );
-  return `postgres ${s!.version}: autovacuum ${s!.autovacuum}, shared_buffers ${s!.sharedBuffers}, max_wal_size ${s!.maxWalSize}, ` +
-    `synchronous_commit ${s!.synchronousCommit}; the event claims kept from earlier runs: indexes of ${s!.eventIdIndex}`;
+  return (
+    `postgres ${s!.version}: autovacuum ${s!.autovacuum}, shared_buffers ${s!.sharedBuffers}, max_wal_size ${s!.maxWalSize}, ` +
+    `synchronous_commit ${s!.synchronousCommit}; the event claims kept from earlier runs: indexes of ${s!.eventIdIndex}`
+  );
 }
 
 async function fixtureComplete(deps: Deps): Promise<boolean> {
@@ -221,5 +227,7 @@ export async function prepareRedis(deps: Deps, say: (line: string) => void): Pro
   } while (cursor !== '0');
   const started = performance.now();
   const rebuilt = await rebuildDerivedState(deps);
-  say(`redis: deleted ${deleted} keys under "${prefix}", rebuilt ${rebuilt.servers} servers / ${rebuilt.players.toLocaleString('en')} players in ${seconds(started)} s`);
+  say(
+    `redis: deleted ${deleted} keys under "${prefix}", rebuilt ${rebuilt.servers} servers / ${rebuilt.players.toLocaleString('en')} players in ${seconds(started)} s`,
+  );
 }

@@ -34,7 +34,8 @@ function answerIn(bytes: Buffer): { answer: RawAnswer; close: boolean } | undefi
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
-  if (headers['transfer-encoding']) throw new Error(`the bench's client reads answers of a known length only (${headers['transfer-encoding']})`);
+  if (headers['transfer-encoding'])
+    throw new Error(`the bench's client reads answers of a known length only (${headers['transfer-encoding']})`);
   const length = Number(headers['content-length'] ?? 0);
   if (bytes.length < end + 4 + length) return undefined;
   const answer = { status: Number(statusLine!.slice(9, 12)), headers, body: bytes.subarray(end + 4, end + 4 + length) };
@@ -120,7 +121,10 @@ export class KeepAliveClient {
    * connection fails with ECONNRESET. timeoutMs: a request unanswered this long fails.
    * maxConnections: more requests at once wait for a connection (node:http's agent did the same).
    */
-  constructor(origin: string, readonly options = { idleMs: 4000, timeoutMs: 30_000, maxConnections: 512 }) {
+  constructor(
+    origin: string,
+    readonly options = { idleMs: 4000, timeoutMs: 30_000, maxConnections: 512 },
+  ) {
     this.#url = new URL(origin);
     this.#sweep = setInterval(() => this.#sweepConnections(), 500).unref();
   }
@@ -169,13 +173,18 @@ export class KeepAliveClient {
   }
 
   #connect(): Connection {
-    const connection = new Connection(Number(this.#url.port), this.#url.hostname, (c) => this.#free(c), (c) => {
-      this.#open.delete(c);
-      const at = this.#idle.indexOf(c);
-      if (at >= 0) this.#idle.splice(at, 1);
-      const next = this.#closed ? undefined : this.#waiting.shift();
-      if (next) this.#connect().send(next.bytes, next.pending);
-    });
+    const connection = new Connection(
+      Number(this.#url.port),
+      this.#url.hostname,
+      (c) => this.#free(c),
+      (c) => {
+        this.#open.delete(c);
+        const at = this.#idle.indexOf(c);
+        if (at >= 0) this.#idle.splice(at, 1);
+        const next = this.#closed ? undefined : this.#waiting.shift();
+        if (next) this.#connect().send(next.bytes, next.pending);
+      },
+    );
     this.#open.add(connection);
     return connection;
   }

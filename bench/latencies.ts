@@ -5,7 +5,7 @@ export const tenths = (ms: number) => Math.round(ms * 10) / 10;
 
 /** The latency at percentile p of ascending latencies (nearest rank), to a tenth of a millisecond. */
 export const percentile = (sorted: ArrayLike<number>, p: number) =>
-  (sorted.length === 0 ? 0 : tenths(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!));
+  sorted.length === 0 ? 0 : tenths(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
 /** Latencies in milliseconds, kept in a growing Float64Array (millions of them cost no GC). */
 export class Latencies {

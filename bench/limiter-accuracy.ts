@@ -113,7 +113,8 @@ export async function measureAccuracy(deps: Pick<Deps, 'redis' | 'log'>): Promis
     const counted = (await deps.redis.mget(...keys)).reduce((sum, v) => sum + Number(v ?? 0), 0);
     await deps.redis.del(...keys);
     const total = admitted.reduce((sum, a) => sum + a.n, 0);
-    if (counted !== total) throw new Error(`limiter accuracy: ${total} admitted but ${counted} counted in Redis (did the limiter fail open?)`);
+    if (counted !== total)
+      throw new Error(`limiter accuracy: ${total} admitted but ${counted} counted in Redis (did the limiter fail open?)`);
     outcomes.push({ schedule, admitted, worst: worstWindow(admitted), fixedWorst: worstWindow(fixedWindow(schedule)) });
   }
   return outcomes;

@@ -42,17 +42,26 @@ const summarise = (r: Result, latencies: Float64Array): Measurement => ({
   errors: r.errors,
   timeouts: r.timeouts,
   seconds: r.duration,
-  statusCodes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', '),
+  statusCodes: Object.entries(r.statusCodeStats)
+    .map(([code, { count }]) => `${code}: ${count}`)
+    .join(', '),
 });
 
 /** Warms the target up, then measures it; only the second run is reported. */
 export async function measure(o: LoadOptions): Promise<Measurement> {
   let next = 0;
   const paths = o.paths;
-  const requests = paths ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined;
-  const run = (duration: number) => autocannon({
-    url: o.url, connections: o.connections, duration, headers: o.headers ?? {}, ...(requests ? { requests } : {}),
-  });
+  const requests = paths
+    ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }]
+    : undefined;
+  const run = (duration: number) =>
+    autocannon({
+      url: o.url,
+      connections: o.connections,
+      duration,
+      headers: o.headers ?? {},
+      ...(requests ? { requests } : {}),
+    });
   if (o.warmupSeconds > 0) await run(o.warmupSeconds);
   const measured = run(o.seconds);
   const latencies = new Latencies();
@@ -106,8 +115,15 @@ export async function ingestLoad(o: IngestOptions): Promise<IngestOutcome> {
     const victim = pool[(n * 7 + 3) % pool.length]!;
     const isHeadshot = n % 5 === 0;
     return {
-      id: randomUUID(), type: 'kill', ts: tsMs++, killer, victim: victim === killer ? pool[(n + 1) % pool.length]! : victim,
-      weapon: weapons[n % weapons.length]!, distance: (n * 13) % 400, isHeadshot, hitZone: isHeadshot ? 'head' : 'torso',
+      id: randomUUID(),
+      type: 'kill',
+      ts: tsMs++,
+      killer,
+      victim: victim === killer ? pool[(n + 1) % pool.length]! : victim,
+      weapon: weapons[n % weapons.length]!,
+      distance: (n * 13) % 400,
+      isHeadshot,
+      hitZone: isHeadshot ? 'head' : 'torso',
     };
   };
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${o.token}` };

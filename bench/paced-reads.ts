@@ -77,7 +77,10 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
       }
       if (++answered === total) allAnswered();
     };
-    client.request(request).then(({ status }) => done(status >= 200 && status < 300 ? undefined : String(status)), (err: Error) => done(err.message));
+    client.request(request).then(
+      ({ status }) => done(status >= 200 && status < 300 ? undefined : String(status)),
+      (err: Error) => done(err.message),
+    );
   };
   let sent = 0;
   const tick = () => {
@@ -89,7 +92,15 @@ async function read(o: PacedReadOptions): Promise<PacedReadOutcome> {
   await finished;
   client.close();
   const sorted = latencies.sorted();
-  return { due: total - firstMeasured, ok: latencies.count, failed, failures, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: percentile(sorted, 100) };
+  return {
+    due: total - firstMeasured,
+    ok: latencies.count,
+    failed,
+    failures,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: percentile(sorted, 100),
+  };
 }
 
 if (process.argv[1] === self) process.stdout.write(JSON.stringify(await read(JSON.parse(process.argv[2]!) as PacedReadOptions)));

@@ -33,12 +33,21 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `node [...nodeFlags] --import tsx <script> ...args` from the repository root with extra environment. */
-export async function startChild(name: string, script: string, args: string[], env: Record<string, string>, readyPath: string, nodeFlags: string[] = []): Promise<Child> {
+export async function startChild(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+  nodeFlags: string[] = [],
+): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it exits (open it in
   // Chrome DevTools or speedscope), for the before/after profiles of a hot path.
   // One folder per child: the loader thread of tsx writes a profile of its own beside the main one.
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name.replace(/\W+/g, '-')}`] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name.replace(/\W+/g, '-')}`]
+    : [];
   // BENCH_NODE_FLAGS="--trace-gc ...": Node and V8 flags for every child (NODE_OPTIONS refuses
   // some, --trace-gc); they come after the child's own, so they win (--max-semi-space-size=16).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
@@ -84,11 +93,13 @@ async function waitUntilAnswering(child: Child, path: string, timeoutMs = 60_000
 export async function stopChildren(graceMs = 5000): Promise<void> {
   const children = [...running];
   for (const child of children) child.process.kill('SIGTERM');
-  await Promise.all(children.map(async (child) => {
-    const timer = sleep(graceMs, 'timeout' as const, { ref: false });
-    if ((await Promise.race([child.exited, timer])) === 'timeout') child.process.kill('SIGKILL');
-    await child.exited;
-  }));
+  await Promise.all(
+    children.map(async (child) => {
+      const timer = sleep(graceMs, 'timeout' as const, { ref: false });
+      if ((await Promise.race([child.exited, timer])) === 'timeout') child.process.kill('SIGKILL');
+      await child.exited;
+    }),
+  );
 }
 
 /** Last resort when the bench process itself exits: nothing is left running behind it. */

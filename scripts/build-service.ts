@@ -19,7 +19,8 @@ const notOurs = new Set(['agent.mjs']);
 export const service = {
   name: 'service',
   output: 'dist',
-  state: () => buildState(stamp, [srcDir, workersDir, ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => join(root, f))]),
+  state: () =>
+    buildState(stamp, [srcDir, workersDir, ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => join(root, f))]),
   build: async () => {
     // From clean, so a source deleted or renamed leaves no module behind to be imported by mistake.
     mkdirSync(distDir, { recursive: true });

@@ -19,8 +19,9 @@ const pascal = (key: string) => key.replace(/(^|[-_])(\w)/g, (_, _sep: string, c
  * A branch that only says which fields must (not) be present ("platformId or banId, not both")
  * has nothing a type can say; the generator would make it an index signature that admits any field.
  */
-const presenceOnly = (branches: unknown) => Array.isArray(branches)
-  && branches.every((b) => typeof b === 'object' && b !== null && Object.keys(b).every((k) => k === 'required' || k === 'not'));
+const presenceOnly = (branches: unknown) =>
+  Array.isArray(branches) &&
+  branches.every((b) => typeof b === 'object' && b !== null && Object.keys(b).every((k) => k === 'required' || k === 'not'));
 
 /**
  * One schema as a definition of the combined schema: references to another file point at its
@@ -70,9 +71,12 @@ export async function generateSchemaTypes(): Promise<string> {
     ignoreMinAndMaxItems: true,
     style: { singleQuote: true, printWidth: 140 },
   });
-  return '// The types of the JSON Schemas in schemas/, made by scripts/schema-types.ts\n'
-    + '// (npm run schemas:types): change a schema, then run it; never edit this file by hand.\n\n'
-    + body + defaultsOf(schemas);
+  return (
+    '// The types of the JSON Schemas in schemas/, made by scripts/schema-types.ts\n' +
+    '// (npm run schemas:types): change a schema, then run it; never edit this file by hand.\n\n' +
+    body +
+    defaultsOf(schemas)
+  );
 }
 
 /**
@@ -82,11 +86,15 @@ export async function generateSchemaTypes(): Promise<string> {
 function defaultsOf(all: JsonSchema[]): string {
   const lines = all.map((s) => {
     const properties = (s.properties ?? {}) as Record<string, { default?: unknown }>;
-    const names = Object.keys(properties).filter((k) => properties[k]!.default !== undefined).map((k) => `'${k}'`);
+    const names = Object.keys(properties)
+      .filter((k) => properties[k]!.default !== undefined)
+      .map((k) => `'${k}'`);
     return `  '${s.$id}': ${names.length ? names.join(' | ') : 'never'};`;
   });
-  return `\n/**\n * Each schema's top-level fields that have a default: a value that passed the schema has them.\n */\n`
-    + `export interface SchemaDefaults {\n${lines.join('\n')}\n}\n`;
+  return (
+    `\n/**\n * Each schema's top-level fields that have a default: a value that passed the schema has them.\n */\n` +
+    `export interface SchemaDefaults {\n${lines.join('\n')}\n}\n`
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

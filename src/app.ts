@@ -48,16 +48,40 @@ import { dashboard } from './dashboard/serve.ts';
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
 // default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
 // the handler without the guard; the limits and CSRF exemptions also compare exact paths.
-export const routersOf = (deps: Deps) => [
-  healthRouter(deps), openApiRouter(), dataApiRouter(deps), ingestRouter(deps),
-  // Before the session routers under /api/servers: /commands/next is no :commandId of theirs.
-  agentCommandsRouter(deps), activeBansRouter(deps),
-  setupRouter(deps), authRouter(deps), usersRouter(deps), accountsRouter(deps), apiKeysRouter(deps),
-  operatorRouter(deps), limitsRouter(deps), serversRouter(deps), serverViewsRouter(deps), auditRouter(deps), tilesRouter(deps),
-  chatActionRouter(deps), chatUserRolesRouter(deps), chatBotsRouter(deps),
-  bansRouter(deps), gameFilesRouter(deps), queueRouter(deps), commandsRouter(deps), restartScheduleRouter(deps),
-  trustPoolRouter(deps), trustApiRouter(deps), trustDiscoveryRouter(deps), partnerKeysRouter(deps), storeWebhookRouter(deps),
-].map(normaliseIdParams);
+export const routersOf = (deps: Deps) =>
+  [
+    healthRouter(deps),
+    openApiRouter(),
+    dataApiRouter(deps),
+    ingestRouter(deps),
+    // Before the session routers under /api/servers: /commands/next is no :commandId of theirs.
+    agentCommandsRouter(deps),
+    activeBansRouter(deps),
+    setupRouter(deps),
+    authRouter(deps),
+    usersRouter(deps),
+    accountsRouter(deps),
+    apiKeysRouter(deps),
+    operatorRouter(deps),
+    limitsRouter(deps),
+    serversRouter(deps),
+    serverViewsRouter(deps),
+    auditRouter(deps),
+    tilesRouter(deps),
+    chatActionRouter(deps),
+    chatUserRolesRouter(deps),
+    chatBotsRouter(deps),
+    bansRouter(deps),
+    gameFilesRouter(deps),
+    queueRouter(deps),
+    commandsRouter(deps),
+    restartScheduleRouter(deps),
+    trustPoolRouter(deps),
+    trustApiRouter(deps),
+    trustDiscoveryRouter(deps),
+    partnerKeysRouter(deps),
+    storeWebhookRouter(deps),
+  ].map(normaliseIdParams);
 
 /**
  * Every path parameter that is a UUID reaches its route lower-cased, once, here: a route compares

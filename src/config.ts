@@ -144,16 +144,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (value !== undefined && value !== '') input[name] = value;
   }
   // Every problem is collected before throwing, so that one run names every bad variable.
-  const problems = validateEnv(input) ? [] : (validateEnv.errors ?? []).map((e) => {
-    const name = e.instancePath.slice(1);
-    return `${name}=${JSON.stringify(env[name])}: ${e.message ?? 'is invalid'}`;
-  });
+  const problems = validateEnv(input)
+    ? []
+    : (validateEnv.errors ?? []).map((e) => {
+        const name = e.instancePath.slice(1);
+        return `${name}=${JSON.stringify(env[name])}: ${e.message ?? 'is invalid'}`;
+      });
   // Ajv coerces "Infinity" and "1e400" to Infinity, yet checks integer and range on the text, so they pass.
   for (const [name, value] of Object.entries(input)) {
-    if (typeof value === 'number' && !Number.isFinite(value)) problems.push(`${name}=${JSON.stringify(env[name])}: must be a finite number`);
+    if (typeof value === 'number' && !Number.isFinite(value))
+      problems.push(`${name}=${JSON.stringify(env[name])}: must be a finite number`);
   }
   const v = input as EnvValues;
-  if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production') problems.push('JWT_SECRET: required in production (at least 32 characters)');
+  if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production')
+    problems.push('JWT_SECRET: required in production (at least 32 characters)');
   const trustedProxies = addressList(v.TRUSTED_PROXIES, 'TRUSTED_PROXIES', problems);
   const tebexSources = addressList(v.TEBEX_SOURCE_ADDRESSES, 'TEBEX_SOURCE_ADDRESSES', problems);
   const store = storeProductsFrom(v.STORE_PRODUCTS as string | undefined);
@@ -215,7 +219,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
 /** A comma-separated list of addresses or CIDR ranges; each one that is neither is a problem. */
 function addressList(value: unknown, name: string, problems: string[]): string[] {
-  const entries = String(value ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const entries = String(value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (!ipaddr.isValidCIDR(entry) && !ipaddr.isValid(entry)) problems.push(`${name}: "${entry}" is not an address or CIDR range`);
   }
@@ -255,5 +262,7 @@ function gameFilesDirFrom(value: string | undefined, problems: string[]): string
  * every start, as sessions do.
  */
 function chatBotKey(configured: string | undefined, jwtSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', configured ?? jwtSecret, 'gameservice', configured ? 'chat bot secrets' : 'chat bot secrets from JWT_SECRET', 32));
+  return Buffer.from(
+    hkdfSync('sha256', configured ?? jwtSecret, 'gameservice', configured ? 'chat bot secrets' : 'chat bot secrets from JWT_SECRET', 32),
+  );
 }

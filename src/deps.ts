@@ -22,7 +22,6 @@ import type { AgentWaitsHeld } from './commands/agent-waits.ts';
 import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import type { DataApiRuntime } from './operator/data-api-switch.ts';
 
-
 function capabilityCaches(core: Core, drops: CacheDrops) {
   return {
     ...apiKeyCaches(core.config, drops),
@@ -35,11 +34,14 @@ function capabilityCaches(core: Core, drops: CacheDrops) {
   };
 }
 
-export type Deps = Core & CacheDropsHeld & AgentWaitsHeld & DataApiRuntime & {
-  caches: ReturnType<typeof capabilityCaches>;
-  /** What connectDeps started and closeDeps stops. */
-  closers: (() => void)[];
-};
+export type Deps = Core &
+  CacheDropsHeld &
+  AgentWaitsHeld &
+  DataApiRuntime & {
+    caches: ReturnType<typeof capabilityCaches>;
+    /** What connectDeps started and closeDeps stops. */
+    closers: (() => void)[];
+  };
 
 export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Deps {
   const core = createCore(config, overrides);
@@ -57,13 +59,19 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
 /** Connects Redis and follows what other processes publish (the Data API switch, cache drops, agent wake-ups). */
 export async function connectDeps(deps: Deps): Promise<void> {
   await deps.redis.connect();
-  deps.closers.push(await followChannels(deps, {
-    [dataApiSwitchChannel(deps)]: (value) => onDataApiSwitch(deps, value),
-    [invalidationChannel(deps)]: (message) => onInvalidation(deps, message),
-    [agentWakeChannel(deps)]: (message) => onAgentWake(deps, message),
-  }));
+  deps.closers.push(
+    await followChannels(deps, {
+      [dataApiSwitchChannel(deps)]: (value) => onDataApiSwitch(deps, value),
+      [invalidationChannel(deps)]: (message) => onInvalidation(deps, message),
+      [agentWakeChannel(deps)]: (message) => onAgentWake(deps, message),
+    }),
+  );
   await loadDataApiSwitch(deps);
-  deps.closers.push(refreshIngestTokenHashes(deps.caches.ingestTokens, deps.db, (err) => deps.log.warn({ err }, 'ingest token hashes not refreshed; they expire instead')));
+  deps.closers.push(
+    refreshIngestTokenHashes(deps.caches.ingestTokens, deps.db, (err) =>
+      deps.log.warn({ err }, 'ingest token hashes not refreshed; they expire instead'),
+    ),
+  );
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

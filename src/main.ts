@@ -46,6 +46,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     deps.log.info({ signal }, 'shutting down');
-    void Promise.all(stops.map((stop) => stop())).then(() => closeDeps(deps)).then(() => process.exit(0));
+    void Promise.all(stops.map((stop) => stop()))
+      .then(() => closeDeps(deps))
+      .then(() => process.exit(0));
   });
 }

@@ -12,4 +12,8 @@ export const stampFile = join(distDir, '.built');
 
 const sources = ['src', 'public', 'index.html', 'player.html', 'vite.config.ts', 'tsconfig.json', '../package-lock.json'];
 
-export const buildState = (): BuildState => stateOf(stampFile, sources.map((s) => join(webDir, s)));
+export const buildState = (): BuildState =>
+  stateOf(
+    stampFile,
+    sources.map((s) => join(webDir, s)),
+  );

@@ -9,17 +9,34 @@ import { fmt } from './scenario.ts';
 export const agentScenario: Scenario = {
   name: 'agent',
   async run(ctx) {
-    const a = await measureAgent({ url: ctx.service.url, serverId: ids.ingestServer, token: ctx.creds.ingestToken, lines: agentBenchLines(), say: ctx.say });
+    const a = await measureAgent({
+      url: ctx.service.url,
+      serverId: ids.ingestServer,
+      token: ctx.creds.ingestToken,
+      lines: agentBenchLines(),
+      say: ctx.say,
+    });
     const lines = describeAgent(a);
     for (const line of lines) ctx.say(line.startsWith('  ') ? line : `  ${line}`);
     const pass = lines.slice(1).every((l) => l.startsWith('PASS'));
-    return [{
-      cells: [
-        `agent: ${fmt(a.lines)}-line admin log, --once, own process`, `${fmt(a.linesPerSec)} lines/s, peak ${fmt(a.peakRssMb)} MB`, '–', '–',
-        `≥ ${fmt(agentTargets.linesPerSec)} lines/s, < ${agentTargets.peakRssMb} MB`,
-        pass ? 'PASS' : `FAIL (${lines.slice(1).filter((l) => l.startsWith('FAIL')).map((l) => l.slice(13)).join('; ')})`,
-      ],
-      pass,
-    }];
+    return [
+      {
+        cells: [
+          `agent: ${fmt(a.lines)}-line admin log, --once, own process`,
+          `${fmt(a.linesPerSec)} lines/s, peak ${fmt(a.peakRssMb)} MB`,
+          '–',
+          '–',
+          `≥ ${fmt(agentTargets.linesPerSec)} lines/s, < ${agentTargets.peakRssMb} MB`,
+          pass
+            ? 'PASS'
+            : `FAIL (${lines
+                .slice(1)
+                .filter((l) => l.startsWith('FAIL'))
+                .map((l) => l.slice(13))
+                .join('; ')})`,
+        ],
+        pass,
+      },
+    ];
   },
 };

@@ -40,7 +40,11 @@ const targets = { banToKickP99Ms: 2000, joinToKickP99Ms: 1000, pollsStatusP99Fac
 const password = 'bench-rcon';
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-interface Community { accountId: string; session: string; servers: { id: string; token: string; fake: FakeBattlEye; host: GameHost }[] }
+interface Community {
+  accountId: string;
+  session: string;
+  servers: { id: string; token: string; fake: FakeBattlEye; host: GameHost }[];
+}
 
 export const commandsScenario: Scenario = {
   name: 'commands',
@@ -50,11 +54,21 @@ export const commandsScenario: Scenario = {
     const all: Community[] = [];
     try {
       await setUp(ctx.deps, ctx.service.url, stop.signal, all);
-      const players = Array.from({ length: bans }, (_, i) => ({ c: all[i % communities]!, s: Math.floor(i / communities) % serversEach, steam64: String(76561199100000000n + BigInt(i)), name: `bench cheater ${i}` }));
+      const players = Array.from({ length: bans }, (_, i) => ({
+        c: all[i % communities]!,
+        s: Math.floor(i / communities) % serversEach,
+        steam64: String(76561199100000000n + BigInt(i)),
+        name: `bench cheater ${i}`,
+      }));
       const banToKick = await banKicks(ctx.service.url, players);
       const joinToKick = await joinKicks(players);
-      const rows = [row('ban made -> kick received (50 servers\' agents)', banToKick, targets.banToKickP99Ms), row('banned player\'s GUID message -> kick', joinToKick, targets.joinToKickP99Ms)];
-      ctx.say(`  commands: ban -> kick p50 ${banToKick.p50} ms, p99 ${banToKick.p99} ms (${banToKick.n}); GUID -> kick p50 ${joinToKick.p50} ms, p99 ${joinToKick.p99} ms (${joinToKick.n})`);
+      const rows = [
+        row("ban made -> kick received (50 servers' agents)", banToKick, targets.banToKickP99Ms),
+        row("banned player's GUID message -> kick", joinToKick, targets.joinToKickP99Ms),
+      ];
+      ctx.say(
+        `  commands: ban -> kick p50 ${banToKick.p50} ms, p99 ${banToKick.p99} ms (${banToKick.n}); GUID -> kick p50 ${joinToKick.p50} ms, p99 ${joinToKick.p99} ms (${joinToKick.n})`,
+      );
       return [...rows, await heldPolls(ctx)];
     } finally {
       stop.abort();
@@ -65,7 +79,17 @@ export const commandsScenario: Scenario = {
 
 function row(work: string, m: { p50: number; p99: number; n: number; missed: number }, targetMs: number): ScenarioRow {
   const pass = m.missed === 0 && m.p99 < targetMs;
-  return { cells: [work, `${m.n} kicks, p50 ${m.p50} ms${m.missed ? `, ${m.missed} missed` : ''}`, String(m.p99), '–', `p99 < ${fmt(targetMs)} ms`, pass ? 'PASS' : 'FAIL'], pass };
+  return {
+    cells: [
+      work,
+      `${m.n} kicks, p50 ${m.p50} ms${m.missed ? `, ${m.missed} missed` : ''}`,
+      String(m.p99),
+      '–',
+      `p99 < ${fmt(targetMs)} ms`,
+      pass ? 'PASS' : 'FAIL',
+    ],
+    pass,
+  };
 }
 
 /** The communities, their owners' sessions, their servers with a fake BattlEye and a running agent each; earlier runs' bans lifted. */
@@ -74,10 +98,16 @@ async function setUp(deps: Deps, url: string, stop: AbortSignal, all: Community[
     const name = `bench commands ${c}`;
     const found = await deps.db.query<{ id: string }>('SELECT id FROM accounts WHERE name = $1', [name]);
     const accountId = found.rows[0]?.id ?? (await insertAccount(deps.db, name)).id;
-    await deps.db.query("UPDATE bans SET lifted_at = now() WHERE account_id = $1 AND lifted_at IS NULL", [accountId]);
-    await deps.db.query("UPDATE server_commands SET status = 'expired', finished_at = now() WHERE account_id = $1 AND status IN ('pending', 'sent')", [accountId]);
-    const owner = await deps.db.query<{ id: string }>('SELECT id FROM users WHERE account_id = $1 AND deleted_at IS NULL LIMIT 1', [accountId]);
-    const userId = owner.rows[0]?.id ?? (await createUser(deps.db, accountId, `bench-commands-owner-${c}`, `pw-${randomText()}`, 'owner')).id;
+    await deps.db.query('UPDATE bans SET lifted_at = now() WHERE account_id = $1 AND lifted_at IS NULL', [accountId]);
+    await deps.db.query(
+      "UPDATE server_commands SET status = 'expired', finished_at = now() WHERE account_id = $1 AND status IN ('pending', 'sent')",
+      [accountId],
+    );
+    const owner = await deps.db.query<{ id: string }>('SELECT id FROM users WHERE account_id = $1 AND deleted_at IS NULL LIMIT 1', [
+      accountId,
+    ]);
+    const userId =
+      owner.rows[0]?.id ?? (await createUser(deps.db, accountId, `bench-commands-owner-${c}`, `pw-${randomText()}`, 'owner')).id;
     const session = (await startSession(deps, userId)).token;
     const known = new Map((await listServerRecords(deps.db, accountId)).map((s) => [s.name, s.id]));
     const servers = [];
@@ -86,9 +116,21 @@ async function setUp(deps: Deps, url: string, stop: AbortSignal, all: Community[
       const id = known.get(serverName) ?? (await registerServer(deps, accountId, { name: serverName })).server.id;
       const token = (await rotateIngestToken(deps, accountId, id))!;
       const fake = await FakeBattlEye.start({ password });
-      const host = new GameHost({
-        ...agentDefaults, url, serverId: id, token, logs: '', state: '', utcOffsetMinutes: 0, once: false, log: silent, rcon: { host: '127.0.0.1', port: fake.port, password },
-      }, async () => undefined);
+      const host = new GameHost(
+        {
+          ...agentDefaults,
+          url,
+          serverId: id,
+          token,
+          logs: '',
+          state: '',
+          utcOffsetMinutes: 0,
+          once: false,
+          log: silent,
+          rcon: { host: '127.0.0.1', port: fake.port, password },
+        },
+        async () => undefined,
+      );
       // A signal of its own: an agent's waits listen to it, as many as a lone agent's.
       const own = new AbortController();
       stop.addEventListener('abort', () => own.abort(), { once: true });
@@ -119,9 +161,16 @@ async function banKicks(url: string, players: Player[]) {
       const seat = server.fake.join({ name: p.name, guid: battleyeGuidOf(p.steam64) });
       const kicked = server.fake.waitForCommand((r) => r.text.startsWith(`kick ${seat} `), 10_000);
       const at = Date.now();
-      const res = await post(`${url}/api/bans`, { authorization: `Bearer ${p.c.session}`, 'content-type': 'application/json' }, JSON.stringify({ platformId: p.steam64, reason: 'bench' }));
+      const res = await post(
+        `${url}/api/bans`,
+        { authorization: `Bearer ${p.c.session}`, 'content-type': 'application/json' },
+        JSON.stringify({ platformId: p.steam64, reason: 'bench' }),
+      );
       if (res.status !== 201) throw new Error(`ban refused: ${res.status} ${res.text}`);
-      await kicked.then((r) => latencies.push(r.at - at), () => (missed += 1));
+      await kicked.then(
+        (r) => latencies.push(r.at - at),
+        () => (missed += 1),
+      );
     }
   };
   await Promise.all(Array.from({ length: bansInFlight }, worker));
@@ -140,7 +189,12 @@ async function joinKicks(players: Player[]) {
     const fake = p.c.servers[p.s]!.fake;
     const at = Date.now();
     const seat = fake.join({ name: p.name, guid: battleyeGuidOf(p.steam64) });
-    await fake.waitForCommand((r) => r.text.startsWith(`kick ${seat} `), 5000).then((r) => latencies.push(r.at - at), () => (missed += 1));
+    await fake
+      .waitForCommand((r) => r.text.startsWith(`kick ${seat} `), 5000)
+      .then(
+        (r) => latencies.push(r.at - at),
+        () => (missed += 1),
+      );
   }
   return summary(latencies, missed);
 }
@@ -164,7 +218,9 @@ async function heldPolls(ctx: Parameters<Scenario['run']>[0]): Promise<ScenarioR
   let failed = 0;
   const poller = async (server: { id: string; token: string }, startMs: number) => {
     await new Promise((r) => setTimeout(r, startMs));
-    const bytes = requestBytes('GET', client.url(`/api/servers/${server.id}/commands/next?wait=30`), { authorization: `Bearer ${server.token}` });
+    const bytes = requestBytes('GET', client.url(`/api/servers/${server.id}/commands/next?wait=30`), {
+      authorization: `Bearer ${server.token}`,
+    });
     while (!stopped) {
       const res = await client.request(bytes).catch(() => undefined);
       // The polls cut off by the end of the run are not failures.
@@ -185,11 +241,19 @@ async function heldPolls(ctx: Parameters<Scenario['run']>[0]): Promise<ScenarioR
   await Promise.allSettled(running);
   const addedMb = Math.max(rssHeld, rssAfter) - rssBefore;
   const pass = busy.ok === busy.due && busy.p99Ms <= targets.pollsStatusP99Factor * Math.max(1, idle.p99Ms);
-  ctx.say(`  commands: ${fmt(fleet.length)} long polls held for ${fmt((performance.now() - started) / 1000, 0)} s: web RSS ${fmt(rssBefore)} -> ${fmt(rssHeld)} / ${fmt(rssAfter)} MB ` +
-    `(+${fmt(addedMb)} MB, ${fmt((addedMb * 1024) / fleet.length, 1)} kB a poll); ${fmt(answered)} polls answered, ${failed} failed; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms), ${busy.ok} of ${busy.due}`);
+  ctx.say(
+    `  commands: ${fmt(fleet.length)} long polls held for ${fmt((performance.now() - started) / 1000, 0)} s: web RSS ${fmt(rssBefore)} -> ${fmt(rssHeld)} / ${fmt(rssAfter)} MB ` +
+      `(+${fmt(addedMb)} MB, ${fmt((addedMb * 1024) / fleet.length, 1)} kB a poll); ${fmt(answered)} polls answered, ${failed} failed; status p99 ${busy.p99Ms} ms (idle ${idle.p99Ms} ms), ${busy.ok} of ${busy.due}`,
+  );
   return {
-    cells: [`${fmt(fleet.length)} agents' long polls held by one web process (re-polling every 30 s)`, `+${fmt(addedMb)} MB RSS (${fmt((addedMb * 1024) / fleet.length, 1)} kB a poll)`,
-      `status ${busy.p99Ms} (idle ${idle.p99Ms})`, '–', `status p99 (1,000 reads/s) < ${targets.pollsStatusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
+    cells: [
+      `${fmt(fleet.length)} agents' long polls held by one web process (re-polling every 30 s)`,
+      `+${fmt(addedMb)} MB RSS (${fmt((addedMb * 1024) / fleet.length, 1)} kB a poll)`,
+      `status ${busy.p99Ms} (idle ${idle.p99Ms})`,
+      '–',
+      `status p99 (1,000 reads/s) < ${targets.pollsStatusP99Factor} x idle`,
+      pass ? 'PASS' : 'FAIL',
+    ],
     pass,
   };
 }

@@ -43,16 +43,29 @@ interface FleetServer {
 
 /** One batch of server s at its k-th period: ~20 events. */
 function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
-  const player = (j: number) => ({ platformId: platformId(1_000_000 + s.n * 100 + (j % playersPerServer)), name: `fleet ${s.n}.${j % playersPerServer}` });
+  const player = (j: number) => ({
+    platformId: platformId(1_000_000 + s.n * 100 + (j % playersPerServer)),
+    name: `fleet ${s.n}.${j % playersPerServer}`,
+  });
   const events: Record<string, unknown>[] = [];
   // Each player's heartbeat every 30 s: a sixth of them per 5 s batch.
   for (let j = k % 6; j < playersPerServer; j += 6) events.push({ id: randomUUID(), type: 'player.heartbeat', ts: nowMs, ...player(j) });
   // Each server's status every sixth batch, in its own turn: a fleet's servers keep no common clock.
-  if ((k + s.n) % 6 === 0) events.push({ id: randomUUID(), type: 'server.status', ts: nowMs, online: true, players: playersPerServer, fps: 55 + (k % 5), uptimeSeconds: k * 5 });
+  if ((k + s.n) % 6 === 0)
+    events.push({
+      id: randomUUID(),
+      type: 'server.status',
+      ts: nowMs,
+      online: true,
+      players: playersPerServer,
+      fps: 55 + (k % 5),
+      uptimeSeconds: k * 5,
+    });
   for (let i = 0; i < 3; i++) {
     const killer = player(k * 7 + i);
     const victim = player(k * 11 + i + 1);
-    if (killer.platformId !== victim.platformId) events.push({ id: randomUUID(), type: 'kill', ts: nowMs - i, killer, victim, weapon: 'AKM', distance: 50 + i, isHeadshot: i === 0 });
+    if (killer.platformId !== victim.platformId)
+      events.push({ id: randomUUID(), type: 'kill', ts: nowMs - i, killer, victim, weapon: 'AKM', distance: 50 + i, isHeadshot: i === 0 });
     events.push({ id: randomUUID(), type: 'shots', ts: nowMs - i, platformId: killer.platformId, fired: 10, hits: 3 });
   }
   events.push({ id: randomUUID(), type: 'player.disconnect', ts: nowMs, ...player(k + 3) });
@@ -99,7 +112,10 @@ class Tally {
   }
 
   p(q: number): number {
-    return percentile([...this.latencies].sort((a, b) => a - b), q);
+    return percentile(
+      [...this.latencies].sort((a, b) => a - b),
+      q,
+    );
   }
 
   answered(body: { accepted: number; duplicates: number; rejected: { error: string }[] }): void {
@@ -127,10 +143,11 @@ export const fleetScenario: Scenario = {
     // reader's onset, a thousand reads a second from a new process, held the batches up for 1.5-6 s
     // on a slow machine (Koa at 10,000 req/s), and with a second of warm-up that fell in the
     // batches' first measured seconds.
-    const readStatusAndKoa = (readerWarmup: number, startAtMs?: number) => Promise.all([
-      pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
-      pacedReads({ url: ctx.koaUrl, headers: {}, perSecond: koaReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
-    ]);
+    const readStatusAndKoa = (readerWarmup: number, startAtMs?: number) =>
+      Promise.all([
+        pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
+        pacedReads({ url: ctx.koaUrl, headers: {}, perSecond: koaReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
+      ]);
     const [idle, idleKoa] = await readStatusAndKoa(readerWarmupSeconds);
 
     // Every batch is made before the first is sent: the generator shares the service's 2 cores, and
@@ -159,20 +176,32 @@ export const fleetScenario: Scenario = {
       t.offered += b.events;
       t.sent += 1;
       const at = performance.now();
-      inFlight.push(post(`${ctx.service.url}/api/servers/${b.s.id}/events`, { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' }, b.body).then((res) => {
-        const ms = performance.now() - at;
-        t.latencies.push(ms);
-        if (ms > periodMs) t.late += 1; // answered after the server's next batch was due: a backlog
-        if (res.status === 200) t.answered(JSON.parse(res.text) as Parameters<Tally['answered']>[0]);
-        else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
-      }, (err: Error) => t.fail(err.message)));
+      inFlight.push(
+        post(
+          `${ctx.service.url}/api/servers/${b.s.id}/events`,
+          { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' },
+          b.body,
+        ).then(
+          (res) => {
+            const ms = performance.now() - at;
+            t.latencies.push(ms);
+            if (ms > periodMs) t.late += 1; // answered after the server's next batch was due: a backlog
+            if (res.status === 200) t.answered(JSON.parse(res.text) as Parameters<Tally['answered']>[0]);
+            else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
+          },
+          (err: Error) => t.fail(err.message),
+        ),
+      );
     };
     const timers = batches.map((b) => setTimeout(() => send(b, b.at < warmupSeconds * 1000 ? warm : measured), b.at));
     // The reader starts now and waits: its start-up and its warm-up fall in the batches' warm-up, and
     // its measured reads are due over the batches' measured seconds.
     // (A warm-up of the batches shorter than the reader's, set by hand, shortens the reader's to fit.)
     const busyWarmup = Math.min(readerWarmupSeconds, warmupSeconds);
-    const [busy, busyKoa] = await readStatusAndKoa(busyWarmup, Date.now() - (performance.now() - started) + (warmupSeconds - busyWarmup) * 1000);
+    const [busy, busyKoa] = await readStatusAndKoa(
+      busyWarmup,
+      Date.now() - (performance.now() - started) + (warmupSeconds - busyWarmup) * 1000,
+    );
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endMs - (performance.now() - started)) + 100));
     await Promise.all(inFlight);
     for (const t of timers) clearTimeout(t);
@@ -181,17 +210,28 @@ export const fleetScenario: Scenario = {
     const onTime = measured.failed === 0 && measured.late === 0 && measured.accepted === measured.offered;
     const statusOk = busy.ok === busy.due && idle.ok === idle.due && busy.p99Ms <= targets.statusP99Factor * Math.max(1, idle.p99Ms);
     const pass = onTime && batchP99 < targets.batchP99Ms && statusOk;
-    ctx.say(`  fleet, warm-up (${warmupSeconds} s from a cold start, not judged): ${fmt(warm.sent)} batches, ${fmt(warm.accepted)} of ${fmt(warm.offered)} events accepted; ` +
-      `batch p50 ${warm.p(50)} ms, p99 ${warm.p(99)} ms, ${warm.late} late, ${warm.failedText}`);
-    ctx.say(`  fleet: ${fmt(servers)} servers, ${fmt(measured.sent)} batches in ${seconds} s, ${fmt(eventsPerSec)} events/s offered, ${fmt(measured.accepted)} of ${fmt(measured.offered)} accepted; ` +
-      `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
-      `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)}); ` +
-      `a bare Koa read beside them (${koaReadsPerSecond}/s): p99 ${busyKoa.p99Ms} ms, ${fmt(busyKoa.ok)} of ${fmt(busyKoa.due)} (idle: p99 ${idleKoa.p99Ms} ms)`);
-    return [{
-      cells: [`fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop; measured ${seconds} s after a ${warmupSeconds} s warm-up)`,
-        `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`, `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms}); bare Koa ${busyKoa.p99Ms} (idle ${idleKoa.p99Ms})`, '–',
-        `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 (${fmt(statusReadsPerSecond)} reads/s) < ${targets.statusP99Factor} x idle`, pass ? 'PASS' : 'FAIL'],
-      pass,
-    }];
+    ctx.say(
+      `  fleet, warm-up (${warmupSeconds} s from a cold start, not judged): ${fmt(warm.sent)} batches, ${fmt(warm.accepted)} of ${fmt(warm.offered)} events accepted; ` +
+        `batch p50 ${warm.p(50)} ms, p99 ${warm.p(99)} ms, ${warm.late} late, ${warm.failedText}`,
+    );
+    ctx.say(
+      `  fleet: ${fmt(servers)} servers, ${fmt(measured.sent)} batches in ${seconds} s, ${fmt(eventsPerSec)} events/s offered, ${fmt(measured.accepted)} of ${fmt(measured.offered)} accepted; ` +
+        `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
+        `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)}); ` +
+        `a bare Koa read beside them (${koaReadsPerSecond}/s): p99 ${busyKoa.p99Ms} ms, ${fmt(busyKoa.ok)} of ${fmt(busyKoa.due)} (idle: p99 ${idleKoa.p99Ms} ms)`,
+    );
+    return [
+      {
+        cells: [
+          `fleet: ${fmt(servers)} servers, a batch of ~20 mixed events each every 5 s (${fmt(eventsPerSec)} events/s offered, open loop; measured ${seconds} s after a ${warmupSeconds} s warm-up)`,
+          `${fmt(measured.accepted)} / ${fmt(measured.offered)} events accepted, ${measured.late} late`,
+          `batch ${batchP99}; status ${busy.p99Ms} (idle ${idle.p99Ms}); bare Koa ${busyKoa.p99Ms} (idle ${idleKoa.p99Ms})`,
+          '–',
+          `all accepted on time, batch p99 < ${targets.batchP99Ms} ms, status p99 (${fmt(statusReadsPerSecond)} reads/s) < ${targets.statusP99Factor} x idle`,
+          pass ? 'PASS' : 'FAIL',
+        ],
+        pass,
+      },
+    ];
   },
 };

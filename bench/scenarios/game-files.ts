@@ -27,12 +27,17 @@ const t0 = Date.parse('2026-11-01T00:00:00Z');
 
 async function fixture(deps: Deps, dir: string): Promise<{ accountId: string; serverIds: string[] }> {
   const db = deps.db;
-  const { rows: [account] } = await db.query<{ id: string }>(`INSERT INTO accounts (name) VALUES ('bench files') RETURNING id`);
+  const {
+    rows: [account],
+  } = await db.query<{ id: string }>(`INSERT INTO accounts (name) VALUES ('bench files') RETURNING id`);
   const serverIds: string[] = [];
   for (let i = 0; i < servers; i++) {
-    const { rows: [server] } = await db.query<{ id: string }>(
+    const {
+      rows: [server],
+    } = await db.query<{ id: string }>(
       `INSERT INTO servers (account_id, name, ingest_token_hash, ban_file_path, priority_file_path) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [account!.id, `files ${i}`, Buffer.alloc(32, i), join(dir, `ban-${i}.txt`), join(dir, `priority-${i}.txt`)]);
+      [account!.id, `files ${i}`, Buffer.alloc(32, i), join(dir, `ban-${i}.txt`), join(dir, `priority-${i}.txt`)],
+    );
     serverIds.push(server!.id);
   }
   // Steam64 bans carry their DayZ ID (base64url of SHA-256 of the decimal text), as the service stores them.
@@ -40,7 +45,8 @@ async function fixture(deps: Deps, dir: string): Promise<{ accountId: string; se
     `INSERT INTO bans (account_id, platform_id, dayz_id, source, banned_at)
      SELECT $1, id, translate(encode(sha256(convert_to(id, 'UTF8')), 'base64'), '+/', '-_'), 'manual', $2::timestamptz + make_interval(secs => g)
      FROM generate_series(1, $3::int) AS g, LATERAL (SELECT (76561198000000000 + g)::text AS id) AS p`,
-    [account!.id, new Date(t0 - 90 * 86_400_000).toISOString(), bans]);
+    [account!.id, new Date(t0 - 90 * 86_400_000).toISOString(), bans],
+  );
   // A fifth of the entries cover every server, the rest one server each; the expiring ones are
   // scoped to the first five servers and run out in the next minute, the others in a month or never.
   await db.query(
@@ -51,7 +57,8 @@ async function fixture(deps: Deps, dir: string): Promise<{ accountId: string; se
        CASE WHEN g <= $4 THEN $2::timestamptz + interval '30 seconds' WHEN g % 2 = 0 THEN NULL ELSE $2::timestamptz + interval '30 days' END,
        'manual', $2::timestamptz
      FROM generate_series(1, $3::int) AS g, (SELECT $7::uuid[] AS ids) AS s`,
-    [account!.id, new Date(t0).toISOString(), entries, expiring, expiringOnServers, servers, serverIds]);
+    [account!.id, new Date(t0).toISOString(), entries, expiring, expiringOnServers, servers, serverIds],
+  );
   await db.query('ANALYZE bans; ANALYZE priority_queue');
   return { accountId: account!.id, serverIds };
 }
@@ -61,7 +68,9 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
   globalThis.gc?.();
   const base = process.memoryUsage().heapUsed;
   let peak = base;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().heapUsed); }, 2);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 2);
   const start = performance.now();
   try {
     const result = await work();
@@ -78,7 +87,10 @@ export const gameFilesScenario: Scenario = {
     const clock = new ManualClock(t0);
     // The files are the operator's, inside GAME_FILES_DIR.
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'bench-files-')));
-    const deps = createDeps({ ...ctx.deps.config, databaseSchema: schema, redisPrefix: 'bench-files:', gameFilesDir: dir }, { clock, log: ctx.deps.log });
+    const deps = createDeps(
+      { ...ctx.deps.config, databaseSchema: schema, redisPrefix: 'bench-files:', gameFilesDir: dir },
+      { clock, log: ctx.deps.log },
+    );
     try {
       await ctx.deps.db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await migrate(ctx.deps.config.databaseUrl, schema, ctx.deps.log);
@@ -87,33 +99,71 @@ export const gameFilesScenario: Scenario = {
       const bansOf = (n: number) => serverIds.slice(0, n).map((serverId) => ({ serverId, kind: 'bans' as const }));
       const five = await measured(() => syncGameFiles(deps, bansOf(5)));
       const all = await measured(() => syncGameFiles(deps, bansOf(servers)));
-      if (all.result.failed.length > 0 || all.result.synced.length !== servers) throw new Error(`ban sync: ${JSON.stringify(all.result.failed)}`);
+      if (all.result.failed.length > 0 || all.result.synced.length !== servers)
+        throw new Error(`ban sync: ${JSON.stringify(all.result.failed)}`);
       const firstPerFile = (all.ms + five.ms) / servers;
       const flat = all.peakMb <= five.peakMb * 1.5 + 8;
       // What every ban change asks for later: the same 20 files again, one ban more in each.
-      await deps.db.query(`INSERT INTO bans (account_id, platform_id, source, banned_at) VALUES ($1, '76561198999999999', 'manual', $2)`, [accountId, new Date(t0).toISOString()]);
+      await deps.db.query(`INSERT INTO bans (account_id, platform_id, source, banned_at) VALUES ($1, '76561198999999999', 'manual', $2)`, [
+        accountId,
+        new Date(t0).toISOString(),
+      ]);
       const again = await measured(() => syncGameFiles(deps, bansOf(servers)));
       const msPerFile = again.ms / servers;
-      ctx.say(`  ban files: ${fmt(bans)} bans, first sync of ${servers} servers ${fmt(firstPerFile, 1)} ms a file; after a ban change ${fmt(again.ms)} ms for ${servers} (${fmt(msPerFile, 1)} ms a file); peak heap +${fmt(five.peakMb, 1)} MB at 5 servers, +${fmt(all.peakMb, 1)} MB at ${servers}`);
+      ctx.say(
+        `  ban files: ${fmt(bans)} bans, first sync of ${servers} servers ${fmt(firstPerFile, 1)} ms a file; after a ban change ${fmt(again.ms)} ms for ${servers} (${fmt(msPerFile, 1)} ms a file); peak heap +${fmt(five.peakMb, 1)} MB at 5 servers, +${fmt(all.peakMb, 1)} MB at ${servers}`,
+      );
 
-      await syncGameFiles(deps, serverIds.map((serverId) => ({ serverId, kind: 'priority' as const })));
+      await syncGameFiles(
+        deps,
+        serverIds.map((serverId) => ({ serverId, kind: 'priority' as const })),
+      );
       const before = await Promise.all(serverIds.map(async (_, i) => (await stat(join(dir, `priority-${i}.txt`))).mtimeMs));
       clock.advance(60_000);
       const expiry = await measured(() => expireGameFileEntries(deps));
       const after = await Promise.all(serverIds.map(async (_, i) => (await stat(join(dir, `priority-${i}.txt`))).mtimeMs));
       const rewritten = after.filter((m, i) => m !== before[i]).length;
       const expired = expiry.result?.expiredEntries ?? 0;
-      ctx.say(`  queue expiry: ${fmt(expired)} of ${fmt(entries)} entries expired in ${fmt(expiry.ms)} ms; ${rewritten} of ${servers} priority files rewritten`);
+      ctx.say(
+        `  queue expiry: ${fmt(expired)} of ${fmt(entries)} entries expired in ${fmt(expiry.ms)} ms; ${rewritten} of ${servers} priority files rewritten`,
+      );
 
       const syncOk = msPerFile < targets.msPerFile && flat;
       const expiryOk = expiry.ms < targets.expiryMs && expired === expiring && rewritten === expiringOnServers;
       const rows: ScenarioRow[] = [
-        { cells: [`ban files: ${fmt(bans)} bans in force, one ban added, synced to ${servers} servers (peak heap +${fmt(five.peakMb, 1)} MB at 5 servers, +${fmt(all.peakMb, 1)} MB at ${servers})`,
-          `${fmt(msPerFile, 1)} ms a file (${fmt(again.ms)} ms all)`, '-', '-', `< ${targets.msPerFile} ms a file, memory flat in servers`, syncOk ? 'PASS' : 'FAIL'], pass: syncOk },
-        { cells: [`ban files: the first sync of those ${servers} servers (records once the ${fmt(bans)} bans the community's file holds)`,
-          `${fmt(firstPerFile, 1)} ms a file`, '-', '-', `< ${targets.msPerFile} ms a file`, firstPerFile < targets.msPerFile ? 'PASS' : 'FAIL'], pass: firstPerFile < targets.msPerFile },
-        { cells: [`queue expiry job: ${fmt(entries)} entries, ${fmt(expiring)} expire on ${expiringOnServers} of ${servers} servers`,
-          `${fmt(expiry.ms)} ms, ${rewritten} files rewritten`, '-', '-', `< ${targets.expiryMs} ms, only the ${expiringOnServers} affected files`, expiryOk ? 'PASS' : 'FAIL'], pass: expiryOk },
+        {
+          cells: [
+            `ban files: ${fmt(bans)} bans in force, one ban added, synced to ${servers} servers (peak heap +${fmt(five.peakMb, 1)} MB at 5 servers, +${fmt(all.peakMb, 1)} MB at ${servers})`,
+            `${fmt(msPerFile, 1)} ms a file (${fmt(again.ms)} ms all)`,
+            '-',
+            '-',
+            `< ${targets.msPerFile} ms a file, memory flat in servers`,
+            syncOk ? 'PASS' : 'FAIL',
+          ],
+          pass: syncOk,
+        },
+        {
+          cells: [
+            `ban files: the first sync of those ${servers} servers (records once the ${fmt(bans)} bans the community's file holds)`,
+            `${fmt(firstPerFile, 1)} ms a file`,
+            '-',
+            '-',
+            `< ${targets.msPerFile} ms a file`,
+            firstPerFile < targets.msPerFile ? 'PASS' : 'FAIL',
+          ],
+          pass: firstPerFile < targets.msPerFile,
+        },
+        {
+          cells: [
+            `queue expiry job: ${fmt(entries)} entries, ${fmt(expiring)} expire on ${expiringOnServers} of ${servers} servers`,
+            `${fmt(expiry.ms)} ms, ${rewritten} files rewritten`,
+            '-',
+            '-',
+            `< ${targets.expiryMs} ms, only the ${expiringOnServers} affected files`,
+            expiryOk ? 'PASS' : 'FAIL',
+          ],
+          pass: expiryOk,
+        },
       ];
       return rows;
     } finally {

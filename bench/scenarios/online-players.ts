@@ -16,10 +16,16 @@ const p99FactorOfKoa = 2.5;
 async function heartbeats(ctx: BenchContext): Promise<void> {
   const now = Date.now();
   const events = Array.from({ length: online }, (_, i) => ({
-    id: randomUUID(), type: 'player.heartbeat', ts: now, platformId: platformId(800_001 + i), name: `online ${i + 1}`,
+    id: randomUUID(),
+    type: 'player.heartbeat',
+    ts: now,
+    platformId: platformId(800_001 + i),
+    name: `online ${i + 1}`,
   }));
   const res = await fetch(`${ctx.service.url}/api/servers/${ids.ingestServer}/events`, {
-    method: 'POST', headers: { authorization: `Bearer ${ctx.creds.ingestToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.creds.ingestToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events }),
   });
   if (res.status !== 200) throw new Error(`heartbeats: ${res.status} ${await res.text()}`);
 }
@@ -39,7 +45,9 @@ export const onlinePlayersScenario: Scenario = {
       for (let round = 0; round < ctx.settings.rounds; round++) {
         koa.push(await ctx.measureKoa());
         route.push(await ctx.measure(url, headers));
-        ctx.say(`  online players (${online} online): ${fmt(route.at(-1)!.reqPerSec)} req/s, p99 ${route.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s, p99 ${koa.at(-1)!.p99Ms} ms`);
+        ctx.say(
+          `  online players (${online} online): ${fmt(route.at(-1)!.reqPerSec)} req/s, p99 ${route.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s, p99 ${koa.at(-1)!.p99Ms} ms`,
+        );
       }
       koa.push(await ctx.measureKoa());
       const ratio = median(route.map((m) => m.reqPerSec)) / median(koa.map((m) => m.reqPerSec));
@@ -47,9 +55,14 @@ export const onlinePlayersScenario: Scenario = {
       const koaP99 = tenths(median(koa.map((m) => m.p99Ms)));
       const ok = ratio >= target && p99 <= p99FactorOfKoa * koaP99 && route.every(clean);
       const row: ScenarioRow = {
-        cells: [`GET /api/v1/data/servers/:id/players (${online} online, heartbeats every ${heartbeatEveryMs / 1000} s)`,
-          `${fmt(median(route.map((m) => m.reqPerSec)))} req/s`, String(p99), ratio.toFixed(2),
-          `≥ ${target} x Koa, p99 ≤ ${p99FactorOfKoa} x Koa's (${koaP99} ms)`, ok ? 'PASS' : 'FAIL'],
+        cells: [
+          `GET /api/v1/data/servers/:id/players (${online} online, heartbeats every ${heartbeatEveryMs / 1000} s)`,
+          `${fmt(median(route.map((m) => m.reqPerSec)))} req/s`,
+          String(p99),
+          ratio.toFixed(2),
+          `≥ ${target} x Koa, p99 ≤ ${p99FactorOfKoa} x Koa's (${koaP99} ms)`,
+          ok ? 'PASS' : 'FAIL',
+        ],
         pass: ok,
       };
       return [row];

@@ -37,12 +37,17 @@ const heartbeatEveryMs = 20_000;
 
 async function ensurePool(ctx: BenchContext): Promise<void> {
   const db = ctx.deps.db;
-  const { rows: [have] } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trust_entries');
+  const {
+    rows: [have],
+  } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trust_entries');
   if (have!.n === entries) return ctx.say(`  trust: reusing ${fmt(entries)} pool entries`);
   const started = performance.now();
   await db.query('DELETE FROM trust_entries');
-  await db.query(`INSERT INTO accounts (id, name) SELECT ('b3c0a000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'bench community ' || g
-    FROM generate_series(1, $1::int) AS g ON CONFLICT (id) DO NOTHING`, [communities]);
+  await db.query(
+    `INSERT INTO accounts (id, name) SELECT ('b3c0a000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'bench community ' || g
+    FROM generate_series(1, $1::int) AS g ON CONFLICT (id) DO NOTHING`,
+    [communities],
+  );
   const per = entries / transactions;
   for (let t = 0; t < transactions; t++) {
     // Player of entry g: spread over 400,000 Steam64s; 70% active, 10% expired, 8% overturned, 7% pending, 5% rejected.
@@ -55,7 +60,8 @@ async function ensurePool(ctx: BenchContext): Promise<void> {
        FROM generate_series($1::int, $2::int) AS g,
          LATERAL (SELECT CASE WHEN g % 100 < 70 THEN 'active' WHEN g % 100 < 80 THEN 'expired' WHEN g % 100 < 88 THEN 'overturned'
                               WHEN g % 100 < 95 THEN 'pending' ELSE 'rejected' END AS status) AS s`,
-      [t * per + 1, (t + 1) * per, players, communities]);
+      [t * per + 1, (t + 1) * per, players, communities],
+    );
   }
   await db.query('ANALYZE trust_entries');
   ctx.say(`  trust: generated ${fmt(entries)} pool entries in ${fmt((performance.now() - started) / 1000, 1)} s`);
@@ -63,8 +69,12 @@ async function ensurePool(ctx: BenchContext): Promise<void> {
 
 /** A cursor in the middle of the feed: what a partner resuming a long backfill sends. */
 async function midFeedCursor(deps: Deps): Promise<string> {
-  const { rows: [row] } = await deps.db.query<{ xid: string; id: string }>(
-    'SELECT change_xid::text AS xid, id FROM trust_entries ORDER BY change_xid, id OFFSET $1 LIMIT 1', [entries / 2]);
+  const {
+    rows: [row],
+  } = await deps.db.query<{ xid: string; id: string }>(
+    'SELECT change_xid::text AS xid, id FROM trust_entries ORDER BY change_xid, id OFFSET $1 LIMIT 1',
+    [entries / 2],
+  );
   return encodeCursor(row!.xid, row!.id);
 }
 
@@ -75,13 +85,15 @@ function signingKey(): string {
 /** One lookup of every path first (20 at a time), so the measured runs read cached scores. */
 async function warm(base: string, paths: string[]): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (next < paths.length) {
-      const res = await fetch(`${base}${paths[next++]}`);
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`trust lookup warm-up: ${res.status}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < paths.length) {
+        const res = await fetch(`${base}${paths[next++]}`);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`trust lookup warm-up: ${res.status}`);
+      }
+    }),
+  );
 }
 
 async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<ScenarioRow[]> {
@@ -90,7 +102,9 @@ async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<Scenari
   const started = performance.now();
   await warm(ctx.service.url, paths);
   await warm(signedUrl, paths);
-  ctx.say(`  trust lookup: ${fmt(lookupPlayers)} scores computed and cached (both services) in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  ctx.say(
+    `  trust lookup: ${fmt(lookupPlayers)} scores computed and cached (both services) in ${fmt((performance.now() - started) / 1000, 1)} s`,
+  );
   const koa: Measurement[] = [];
   const off: Measurement[] = [];
   const on: Measurement[] = [];
@@ -98,7 +112,9 @@ async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<Scenari
     koa.push(await ctx.measureKoa());
     off.push(await ctx.measure(ctx.service.url, {}, { paths }));
     on.push(await ctx.measure(signedUrl, {}, { paths }));
-    ctx.say(`  trust lookup (cached, ${fmt(lookupPlayers)} players): signing off ${fmt(off.at(-1)!.reqPerSec)} req/s p99 ${off.at(-1)!.p99Ms} ms, on ${fmt(on.at(-1)!.reqPerSec)} req/s p99 ${on.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s`);
+    ctx.say(
+      `  trust lookup (cached, ${fmt(lookupPlayers)} players): signing off ${fmt(off.at(-1)!.reqPerSec)} req/s p99 ${off.at(-1)!.p99Ms} ms, on ${fmt(on.at(-1)!.reqPerSec)} req/s p99 ${on.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s`,
+    );
   }
   koa.push(await ctx.measureKoa());
   const base = median(koa.map((m) => m.reqPerSec));
@@ -106,8 +122,14 @@ async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<Scenari
     const ratio = median(ms.map((m) => m.reqPerSec)) / base;
     const pass = ms.every(clean) && (target === undefined || ratio >= target);
     return {
-      cells: [label, `${fmt(median(ms.map((m) => m.reqPerSec)))} req/s`, String(tenths(median(ms.map((m) => m.p99Ms)))), ratio.toFixed(2),
-        target === undefined ? '–' : `≥ ${target} x Koa`, target === undefined ? (pass ? '–' : 'FAIL: errors') : pass ? 'PASS' : 'FAIL'],
+      cells: [
+        label,
+        `${fmt(median(ms.map((m) => m.reqPerSec)))} req/s`,
+        String(tenths(median(ms.map((m) => m.p99Ms)))),
+        ratio.toFixed(2),
+        target === undefined ? '–' : `≥ ${target} x Koa`,
+        target === undefined ? (pass ? '–' : 'FAIL: errors') : pass ? 'PASS' : 'FAIL',
+      ],
       pass,
     };
   };
@@ -129,16 +151,23 @@ async function exportPageRows(ctx: BenchContext, signedUrl: string): Promise<Sce
     const runs: Measurement[] = [];
     for (let round = 0; round < ctx.settings.rounds; round++) {
       runs.push(await ctx.measure(url, headers, { connections: pollers }));
-      ctx.say(`  trust export (${exportRows} rows, signed, ${pollers} poller${pollers > 1 ? 's' : ''}): ${fmt(runs.at(-1)!.reqPerSec)} pages/s, p50 ${runs.at(-1)!.p50Ms} ms, p99 ${runs.at(-1)!.p99Ms} ms`);
+      ctx.say(
+        `  trust export (${exportRows} rows, signed, ${pollers} poller${pollers > 1 ? 's' : ''}): ${fmt(runs.at(-1)!.reqPerSec)} pages/s, p50 ${runs.at(-1)!.p50Ms} ms, p99 ${runs.at(-1)!.p99Ms} ms`,
+      );
     }
     const p99 = tenths(median(runs.map((m) => m.p99Ms)));
     // The target is a partner's own poll; several partners at once are shown for what they cost.
     const targeted = pollers === 1;
     const pass = runs.every(clean) && (!targeted || p99 < targets.exportP99Ms);
     rows.push({
-      cells: [`GET /api/v1/trust/export, ${fmt(exportRows)} rows from the middle of a ${fmt(entries)}-entry feed, signed, ${pollers === 1 ? 'one partner following its pages' : `${pollers} partners at once`}`,
-        `${fmt(median(runs.map((m) => m.reqPerSec)))} pages/s`, String(p99), '–', targeted ? `p99 < ${targets.exportP99Ms} ms` : '–',
-        targeted ? (pass ? 'PASS' : 'FAIL') : pass ? '–' : 'FAIL: errors'],
+      cells: [
+        `GET /api/v1/trust/export, ${fmt(exportRows)} rows from the middle of a ${fmt(entries)}-entry feed, signed, ${pollers === 1 ? 'one partner following its pages' : `${pollers} partners at once`}`,
+        `${fmt(median(runs.map((m) => m.reqPerSec)))} pages/s`,
+        String(p99),
+        '–',
+        targeted ? `p99 < ${targets.exportP99Ms} ms` : '–',
+        targeted ? (pass ? 'PASS' : 'FAIL') : pass ? '–' : 'FAIL: errors',
+      ],
       pass,
     });
   }
@@ -148,10 +177,16 @@ async function exportPageRows(ctx: BenchContext, signedUrl: string): Promise<Sce
 /** A heartbeat of each online player, as their server sends them. */
 async function heartbeats(ctx: BenchContext, url: string): Promise<void> {
   const events = Array.from({ length: onlinePlayers }, (_, i) => ({
-    id: randomUUID(), type: 'player.heartbeat', ts: Date.now(), platformId: platformId(900_001 + i), name: `trust online ${i + 1}`,
+    id: randomUUID(),
+    type: 'player.heartbeat',
+    ts: Date.now(),
+    platformId: platformId(900_001 + i),
+    name: `trust online ${i + 1}`,
   }));
   const res = await fetch(`${url}/api/servers/${ids.ingestServer}/events`, {
-    method: 'POST', headers: { authorization: `Bearer ${ctx.creds.ingestToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.creds.ingestToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events }),
   });
   if (res.status !== 200) throw new Error(`trust heartbeats: ${res.status} ${await res.text()}`);
 }
@@ -159,17 +194,28 @@ async function heartbeats(ctx: BenchContext, url: string): Promise<void> {
 /** Lookups of online players, signed, their scores not cached before: the cache must fill under the load and stay filled. */
 async function onlineLookupRow(ctx: BenchContext, signedUrl: string): Promise<ScenarioRow> {
   await heartbeats(ctx, signedUrl);
-  const timer = setInterval(() => void heartbeats(ctx, signedUrl).catch((err: unknown) => ctx.say(`  trust online: ${String(err)}`)), heartbeatEveryMs);
+  const timer = setInterval(
+    () => void heartbeats(ctx, signedUrl).catch((err: unknown) => ctx.say(`  trust online: ${String(err)}`)),
+    heartbeatEveryMs,
+  );
   try {
     const paths = Array.from({ length: onlinePlayers }, (_, i) => `/api/v1/trust/${platformId(900_001 + i)}`);
     const koa = await ctx.measureKoa();
     const route = await ctx.measure(signedUrl, {}, { paths });
     const ratio = route.reqPerSec / koa.reqPerSec;
     const pass = clean(route) && ratio >= targets.onlineLookup && route.p99Ms < targets.onlineLookupP99Ms;
-    ctx.say(`  trust lookup of ${onlinePlayers} online players (heartbeats every ${heartbeatEveryMs / 1000} s, signed, not cached before): ${fmt(route.reqPerSec)} req/s, p50 ${route.p50Ms} ms, p99 ${route.p99Ms} ms; Koa ${fmt(koa.reqPerSec)} req/s`);
+    ctx.say(
+      `  trust lookup of ${onlinePlayers} online players (heartbeats every ${heartbeatEveryMs / 1000} s, signed, not cached before): ${fmt(route.reqPerSec)} req/s, p50 ${route.p50Ms} ms, p99 ${route.p99Ms} ms; Koa ${fmt(koa.reqPerSec)} req/s`,
+    );
     return {
-      cells: [`GET /api/v1/trust/:steam64 of ${onlinePlayers} online players (heartbeats every ${heartbeatEveryMs / 1000} s), signed, not cached before`, `${fmt(route.reqPerSec)} req/s`,
-        String(route.p99Ms), ratio.toFixed(2), `≥ ${targets.onlineLookup} x Koa, p99 < ${targets.onlineLookupP99Ms} ms`, pass ? 'PASS' : 'FAIL'],
+      cells: [
+        `GET /api/v1/trust/:steam64 of ${onlinePlayers} online players (heartbeats every ${heartbeatEveryMs / 1000} s), signed, not cached before`,
+        `${fmt(route.reqPerSec)} req/s`,
+        String(route.p99Ms),
+        ratio.toFixed(2),
+        `≥ ${targets.onlineLookup} x Koa, p99 < ${targets.onlineLookupP99Ms} ms`,
+        pass ? 'PASS' : 'FAIL',
+      ],
       pass,
     };
   } finally {
@@ -181,7 +227,11 @@ export const trustScenario: Scenario = {
   name: 'trust',
   async run(ctx) {
     await ensurePool(ctx);
-    const signed = await startService('service, trust signing on', { ...serviceEnv, TRUST_SIGNING_KEY: signingKey(), REDIS_PREFIX: 'bench-signed:' });
+    const signed = await startService('service, trust signing on', {
+      ...serviceEnv,
+      TRUST_SIGNING_KEY: signingKey(),
+      REDIS_PREFIX: 'bench-signed:',
+    });
     try {
       return [...(await lookupRows(ctx, signed.url)), await onlineLookupRow(ctx, signed.url), ...(await exportPageRows(ctx, signed.url))];
     } finally {

@@ -21,7 +21,12 @@ export function accountsRouter(deps: Core): Router<AppState> {
     const created = (await createCommunity(deps, accountBody(ctx)))!;
     const details = { accountName: created.account.name, owner: created.owner.username };
     await auditAction(deps, ctx, { action: 'account.create', target: { type: 'account', id: created.account.id }, details });
-    await auditAction(deps, ctx, { accountId: created.account.id, action: 'account.create', target: { type: 'account', id: created.account.id }, details });
+    await auditAction(deps, ctx, {
+      accountId: created.account.id,
+      action: 'account.create',
+      target: { type: 'account', id: created.account.id },
+      details,
+    });
     ctx.status = 201;
     ctx.body = created satisfies AccountCreated;
   });

@@ -14,7 +14,13 @@ export interface ApiKeyRecord {
 
 const columns = 'id, account_id AS "accountId", name, tier, created_at AS "createdAt", revoked_at AS "revokedAt"';
 
-export async function insertApiKey(db: Queryable, accountId: string, name: string, tier: ApiKeyTier, keyHash: Buffer): Promise<ApiKeyRecord> {
+export async function insertApiKey(
+  db: Queryable,
+  accountId: string,
+  name: string,
+  tier: ApiKeyTier,
+  keyHash: Buffer,
+): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRecord>(
     `INSERT INTO api_keys (account_id, name, tier, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
     [accountId, name, tier, keyHash],
@@ -42,6 +48,8 @@ export async function revokeApiKeyRow(db: Queryable, accountId: string, keyId: s
 }
 
 export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyRecord[]> {
-  const { rows } = await db.query<ApiKeyRecord>(`SELECT ${columns} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC`, [accountId]);
+  const { rows } = await db.query<ApiKeyRecord>(`SELECT ${columns} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC`, [
+    accountId,
+  ]);
   return rows;
 }

@@ -28,7 +28,12 @@ export function apiKeyCaches(config: Pick<Config, 'authCacheMs'>, drops: CacheDr
 /** What resolving and revoking keys use. */
 export type ApiKeyDeps = Core & CacheDropsHeld & { caches: ReturnType<typeof apiKeyCaches> };
 
-export async function mintApiKey(deps: Core, accountId: string, name: string, tier: ApiKeyTier): Promise<{ record: ApiKeyRecord; key: string }> {
+export async function mintApiKey(
+  deps: Core,
+  accountId: string,
+  name: string,
+  tier: ApiKeyTier,
+): Promise<{ record: ApiKeyRecord; key: string }> {
   const key = newSecret(apiKeyPrefix);
   const record = await insertApiKey(deps.db, accountId, name, tier, secretHash(key));
   return { record, key };

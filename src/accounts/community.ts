@@ -10,7 +10,9 @@ import type { User } from '../users/user.repo.ts';
 
 /** Creates the account and owner; as the operator's (setup), only while no user exists: else undefined. */
 export async function createCommunity(
-  deps: Core, input: { accountName: string; username: string; password: string }, asOperator = false,
+  deps: Core,
+  input: { accountName: string; username: string; password: string },
+  asOperator = false,
 ): Promise<{ account: Account; owner: User } | undefined> {
   return inTransaction(deps.db, async (tx) => {
     if (asOperator) {

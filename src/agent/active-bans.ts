@@ -35,9 +35,17 @@ export function activeBansProblem(body: unknown): string | undefined {
   if (!Array.isArray(bans)) return 'not a list of bans';
   for (const [i, ban] of bans.entries()) {
     const b = ban as Partial<WireBan> | null;
-    const ok = !!b && typeof b.banId === 'string' && b.banId.length <= 64 && typeof b.platformId === 'string' && platformIdKind(b.platformId) !== undefined
-      && nullOr(b.steam64, isSteam64) && nullOr(b.dayzId, isDayzId) && nullOr(b.beGuid, isBattleyeGuid)
-      && nullOr(b.reason, (r) => r.length <= 1000) && nullOr(b.expiresAt, (at) => !Number.isNaN(Date.parse(at)));
+    const ok =
+      !!b &&
+      typeof b.banId === 'string' &&
+      b.banId.length <= 64 &&
+      typeof b.platformId === 'string' &&
+      platformIdKind(b.platformId) !== undefined &&
+      nullOr(b.steam64, isSteam64) &&
+      nullOr(b.dayzId, isDayzId) &&
+      nullOr(b.beGuid, isBattleyeGuid) &&
+      nullOr(b.reason, (r) => r.length <= 1000) &&
+      nullOr(b.expiresAt, (at) => !Number.isNaN(Date.parse(at)));
     if (!ok) return `ban ${i} is not a ban with ids of their kinds`;
   }
   return undefined;
@@ -48,7 +56,10 @@ export class ActiveBans {
   private etag: string | undefined;
   private readonly refused = new Set<string>();
 
-  constructor(private readonly target: ServiceTarget, private readonly opts: { requestTimeoutMs: number; log: AgentLog; now: () => number }) {}
+  constructor(
+    private readonly target: ServiceTarget,
+    private readonly opts: { requestTimeoutMs: number; log: AgentLog; now: () => number },
+  ) {}
 
   /** The ban in force on the first of these ids (any form: Steam64, DayZ ID, BattlEye GUID, console id). */
   find(...ids: (string | undefined)[]): HeldBan | undefined {
@@ -66,7 +77,9 @@ export class ActiveBans {
   /** Asks the service for the list (If-None-Match: the tag held); true when it changed. */
   async refresh(): Promise<boolean> {
     const answer = await callService(this.target, '/bans/active', {
-      headers: this.etag ? { 'if-none-match': this.etag } : {}, timeoutMs: this.opts.requestTimeoutMs, maxBytes: activeBansMaxBytes,
+      headers: this.etag ? { 'if-none-match': this.etag } : {},
+      timeoutMs: this.opts.requestTimeoutMs,
+      maxBytes: activeBansMaxBytes,
     });
     if (answer.status === 304) return false;
     if (answer.status !== 200) {
@@ -74,14 +87,16 @@ export class ActiveBans {
       return false;
     }
     let body: unknown;
-    const problem = answer.over ? 'more than 8 MiB' : (() => {
-      try {
-        body = JSON.parse(answer.bytes.toString('utf8'));
-      } catch {
-        return 'not JSON';
-      }
-      return activeBansProblem(body);
-    })();
+    const problem = answer.over
+      ? 'more than 8 MiB'
+      : (() => {
+          try {
+            body = JSON.parse(answer.bytes.toString('utf8'));
+          } catch {
+            return 'not JSON';
+          }
+          return activeBansProblem(body);
+        })();
     if (problem) {
       if (!this.refused.has(problem)) this.opts.log.warn({ reason: problem }, 'active bans refused; the agent keeps the list it has');
       this.refused.add(problem);
@@ -95,7 +110,11 @@ export class ActiveBans {
   private hold(bans: WireBan[]): void {
     const byId = new Map<string, HeldBan>();
     for (const b of bans) {
-      const held = { banId: b.banId, kickReason: banKickReason(b.reason), expiresAtMs: b.expiresAt === null ? null : Date.parse(b.expiresAt) };
+      const held = {
+        banId: b.banId,
+        kickReason: banKickReason(b.reason),
+        expiresAtMs: b.expiresAt === null ? null : Date.parse(b.expiresAt),
+      };
       for (const id of [b.platformId, b.steam64, b.dayzId, b.beGuid]) if (id) byId.set(id, held);
     }
     this.byId = byId;

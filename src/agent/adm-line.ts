@@ -102,7 +102,10 @@ function parseEntry(text: string): AdmEntry | Refused {
 /** `<victim> killed by Player "<killer>" (id=... pos=<...>) with <weapon>[ from <d> meters]`. */
 function killByPlayer(body: string, groups: IdGroup[], quote: Quote, tail: string): AdmEntry | Refused {
   const players = twoPlayers(body, groups, killedByPlayer[quote]);
-  if ('fits' in players) return { refused: players.fits === 0 ? 'a kill by a player with no victim before it' : 'a kill whose two names read more than one way' };
+  if ('fits' in players)
+    return {
+      refused: players.fits === 0 ? 'a kill by a player with no victim before it' : 'a kill whose two names read more than one way',
+    };
   const w = withWeapon.exec(tail)!;
   return { type: 'killedByPlayer', victim: players.first, killer: players.second, weapon: w[1]!, distance: finite(w[2]) };
 }
@@ -112,7 +115,8 @@ function hitByAPlayer(body: string, groups: IdGroup[], quote: Quote, tail: strin
   const zone = playerHit.exec(tail);
   if (!zone) return { refused: 'a hit by a player without its zone and damage' };
   const players = twoPlayers(body, groups, hitByPlayer[quote]);
-  if ('fits' in players) return { refused: players.fits === 0 ? 'a hit by a player with no victim before it' : 'a hit whose two names read more than one way' };
+  if ('fits' in players)
+    return { refused: players.fits === 0 ? 'a hit by a player with no victim before it' : 'a hit whose two names read more than one way' };
   return { type: 'hit', victim: players.first, kind: 'player', attacker: players.second, zone: zone[1]! };
 }
 

@@ -45,11 +45,20 @@ function position(text: string | undefined): AdmPlayer['pos'] {
 
 /** Every group of `text` (a line after its `Player "`), left to right. */
 export function idGroups(text: string, quote: Quote): IdGroup[] {
-  return Array.from(text.matchAll(groupPatterns[quote]), (m) => ({ start: m.index, end: m.index + m[0].length, id: idOf(m[1]!), pos: position(m[2]) }));
+  return Array.from(text.matchAll(groupPatterns[quote]), (m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    id: idOf(m[1]!),
+    pos: position(m[2]),
+  }));
 }
 
 /** The player of a group, named by the text from `nameStart` up to the group. */
-export const playerAt = (text: string, nameStart: number, group: IdGroup): AdmPlayer => ({ name: text.slice(nameStart, group.start), id: group.id, pos: group.pos });
+export const playerAt = (text: string, nameStart: number, group: IdGroup): AdmPlayer => ({
+  name: text.slice(nameStart, group.start),
+  id: group.id,
+  pos: group.pos,
+});
 
 /**
  * The two players of `<name><group><between><name><group><tail>` (a kill or a hit by a player): the

@@ -107,9 +107,8 @@ export class AdmReader {
 
   private startDay(date: string, seconds: number): void {
     const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-    const midnight = this.opts.utcOffsetMinutes === null
-      ? new Date(y, m - 1, d).getTime()
-      : Date.UTC(y, m - 1, d) - this.opts.utcOffsetMinutes * 60_000;
+    const midnight =
+      this.opts.utcOffsetMinutes === null ? new Date(y, m - 1, d).getTime() : Date.UTC(y, m - 1, d) - this.opts.utcOffsetMinutes * 60_000;
     this.dayStartMs = midnight;
     this.lastMs = midnight + seconds * 1000;
     this.inPlayerList = false;
@@ -156,7 +155,11 @@ export class AdmReader {
     }
   }
 
-  private death(entry: Exclude<AdmEntry, { type: 'connect' | 'disconnect' | 'playerListStart' | 'playerListEnd' | 'playerLine' | 'hit' | 'unused' }>, ms: number, id: () => string): WireEvent | undefined {
+  private death(
+    entry: Exclude<AdmEntry, { type: 'connect' | 'disconnect' | 'playerListStart' | 'playerListEnd' | 'playerLine' | 'hit' | 'unused' }>,
+    ms: number,
+    id: () => string,
+  ): WireEvent | undefined {
     const victim = this.player(entry.victim);
     if (!victim) return undefined;
     const previous = this.lastDeathOf.get(victim.platformId);
@@ -178,9 +181,15 @@ export class AdmReader {
         const weapon = cleanText(entry.weapon.replace(/^\((.*)\)$/, '$1'), 128, 'Unknown');
         const distance = entry.distance ?? distance3d(entry.victim.pos, entry.killer.pos);
         return {
-          id: id(), type: 'kill', ts: ms, killer, victim, weapon,
+          id: id(),
+          type: 'kill',
+          ts: ms,
+          killer,
+          victim,
+          weapon,
           distance: Math.min(100_000, Math.max(0, Math.round(distance * 100) / 100)),
-          isHeadshot: hit?.zone === 'Head', ...(hit?.zone ? { hitZone: hit.zone.slice(0, 64) } : {}),
+          isHeadshot: hit?.zone === 'Head',
+          ...(hit?.zone ? { hitZone: hit.zone.slice(0, 64) } : {}),
         };
       }
       case 'killedByUnknownWith':
@@ -188,7 +197,11 @@ export class AdmReader {
       case 'killedBy':
         return died(causeOfSource(entry.source) ?? (lastHit ? causeOfHit(lastHit.kind) : 'other'));
       case 'died':
-        if (lastHit && (lastHit.kind === 'fall' || lastHit.kind === 'explosion' || lastHit.kind === 'vehicle' || lastHit.kind === 'environment')) return died(lastHit.kind);
+        if (
+          lastHit &&
+          (lastHit.kind === 'fall' || lastHit.kind === 'explosion' || lastHit.kind === 'vehicle' || lastHit.kind === 'environment')
+        )
+          return died(lastHit.kind);
         if ((entry.bleedSources ?? 0) > 0) return died('bleeding');
         if ((entry.water !== null && entry.water <= 0) || (entry.energy !== null && entry.energy <= 0)) return died('environment');
         return died('other');

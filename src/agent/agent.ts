@@ -27,11 +27,19 @@ class FileFollower {
   position = 0;
   unparsedLogged = 0;
 
-  constructor(readonly name: string, readonly path: string, readonly skipUntil: number, agent: AgentOptions) {
+  constructor(
+    readonly name: string,
+    readonly path: string,
+    readonly skipUntil: number,
+    agent: AgentOptions,
+  ) {
     this.reader = new AdmReader({
-      serverId: agent.serverId, fileName: name, utcOffsetMinutes: agent.utcOffsetMinutes,
+      serverId: agent.serverId,
+      fileName: name,
+      utcOffsetMinutes: agent.utcOffsetMinutes,
       onUnparsed: (offset, reason, line) => {
-        if (this.unparsedLogged++ < unparsedLogLimit) agent.log.warn({ file: name, offset, reason, line: line.slice(0, 200) }, 'admin-log line not understood; skipped');
+        if (this.unparsedLogged++ < unparsedLogLimit)
+          agent.log.warn({ file: name, offset, reason, line: line.slice(0, 200) }, 'admin-log line not understood; skipped');
       },
     });
   }
@@ -80,9 +88,11 @@ export class Agent {
     const hostStop = new AbortController();
     const endHost = () => hostStop.abort();
     stop.addEventListener('abort', endHost, { once: true });
-    this.host = this.opts.once ? undefined : new GameHost({ ...this.opts, pullFiles: this.opts.files ? pull : undefined }, async (events) => {
-      for (const event of events) await this.sender.add(event);
-    });
+    this.host = this.opts.once
+      ? undefined
+      : new GameHost({ ...this.opts, pullFiles: this.opts.files ? pull : undefined }, async (events) => {
+          for (const event of events) await this.sender.add(event);
+        });
     const hostRun = this.host?.run(hostStop.signal, this.hardStop.signal);
     try {
       if (this.opts.files) {
@@ -121,10 +131,13 @@ export class Agent {
       const acked = this.state.files[file.name] ?? 0;
       let follower = this.followers.get(file.name);
       if (!follower) {
-        const size = await stat(file.path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT') return undefined;
-          throw err;
-        });
+        const size = await stat(file.path).then(
+          (st) => st.size,
+          (err: NodeJS.ErrnoException) => {
+            if (err.code === 'ENOENT') return undefined;
+            throw err;
+          },
+        );
         if (size === undefined) continue; // gone since the listing
         if (!newest && acked > 0 && acked === size) {
           this.done.add(file.name);

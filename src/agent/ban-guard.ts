@@ -15,7 +15,12 @@ import type { AgentLog } from './sender.ts';
 const liveConnectMs = 60_000;
 
 export class BanGuard {
-  constructor(private readonly rcon: GameRcon, private readonly bans: ActiveBans, private readonly log: AgentLog, private readonly now: () => number) {}
+  constructor(
+    private readonly rcon: GameRcon,
+    private readonly bans: ActiveBans,
+    private readonly log: AgentLog,
+    private readonly now: () => number,
+  ) {}
 
   onRconMessage(message: ServerMessage): void {
     if (message.type !== 'guid' && message.type !== 'verified') return;
@@ -43,7 +48,8 @@ export class BanGuard {
   /** Kicks the seat (once since its latest join, whoever else asked: GameRcon keeps count). */
   private async kick(number: number, name: string, ban: HeldBan, why: string): Promise<void> {
     try {
-      if (await this.rcon.kick(number, ban.kickReason)) this.log.info({ seat: number, name, banId: ban.banId, why }, 'banned player kicked');
+      if (await this.rcon.kick(number, ban.kickReason))
+        this.log.info({ seat: number, name, banId: ban.banId, why }, 'banned player kicked');
     } catch (err) {
       this.log.warn({ seat: number, banId: ban.banId, err: (err as Error).message }, 'banned player not kicked');
     }
@@ -51,4 +57,5 @@ export class BanGuard {
 }
 
 /** A platform id and the forms derived from it (a Steam64's DayZ ID and BattlEye GUID). */
-const idForms = (platformId: string) => (isSteam64(platformId) ? [platformId, dayzIdOf(platformId), battleyeGuidOf(platformId)] : [platformId]);
+const idForms = (platformId: string) =>
+  isSteam64(platformId) ? [platformId, dayzIdOf(platformId), battleyeGuidOf(platformId)] : [platformId];

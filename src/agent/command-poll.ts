@@ -28,13 +28,18 @@ export async function pollCommands(opts: PollOptions, take: (commands: CommandVi
   while (!signal.aborted) {
     let waitMs = 0;
     try {
-      const answer = await callService(opts, `/commands/next?wait=${pollWaitSeconds}`, { timeoutMs: pollWaitSeconds * 1000 + opts.requestTimeoutMs, maxBytes: pollAnswerMaxBytes, signal });
+      const answer = await callService(opts, `/commands/next?wait=${pollWaitSeconds}`, {
+        timeoutMs: pollWaitSeconds * 1000 + opts.requestTimeoutMs,
+        maxBytes: pollAnswerMaxBytes,
+        signal,
+      });
       if (answer.status === 200 && !answer.over) {
         take((JSON.parse(answer.bytes.toString('utf8')) as { commands: CommandView[] }).commands);
         failures = 0;
       } else if (answer.status === 204) failures = 0;
       else if (answer.status === 401 || answer.status === 404) {
-        if (!refusedSaid) opts.log.error({ reason: describeAnswer(answer) }, 'the service refused the command poll: check --server and --token');
+        if (!refusedSaid)
+          opts.log.error({ reason: describeAnswer(answer) }, 'the service refused the command poll: check --server and --token');
         refusedSaid = true;
         waitMs = opts.retryMaxMs;
       } else waitMs = backoff(opts, failures++);
@@ -53,10 +58,15 @@ const backoff = (opts: PollOptions, failures: number) => Math.min(opts.retryMaxM
 export async function answerCommand(opts: PollOptions, commandId: string, result: CommandResult, signal: AbortSignal): Promise<void> {
   for (let failures = 0; !signal.aborted; failures++) {
     try {
-      const answer = await callService(opts, `/commands/${commandId}/result`, { method: 'POST', body: { status: result.status, detail: result.detail.slice(0, 500) }, timeoutMs: opts.requestTimeoutMs, maxBytes: 64 * 1024 });
+      const answer = await callService(opts, `/commands/${commandId}/result`, {
+        method: 'POST',
+        body: { status: result.status, detail: result.detail.slice(0, 500) },
+        timeoutMs: opts.requestTimeoutMs,
+        maxBytes: 64 * 1024,
+      });
       if (answer.status === 200) return;
       if (answer.status >= 400 && answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
-        opts.log.warn({ commandId, reason: describeAnswer(answer) }, 'the service did not take the command\'s result');
+        opts.log.warn({ commandId, reason: describeAnswer(answer) }, "the service did not take the command's result");
         return;
       }
     } catch (err) {

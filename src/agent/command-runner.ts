@@ -31,7 +31,10 @@ export class CommandRunner {
   private restartUnderWay: string | undefined;
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly hands: RunnerHands, private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly hands: RunnerHands,
+    private readonly signal: AbortSignal,
+  ) {}
 
   /** Starts each command not seen before; returns at once. */
   take(commands: CommandView[]): void {
@@ -84,14 +87,20 @@ export class CommandRunner {
   private async kick(rcon: GameRcon, params: KickParams): Promise<CommandResult> {
     const players = await rcon.players();
     const guid = isSteam64(params.platformId) ? battleyeGuidOf(params.platformId) : undefined;
-    const logName = this.hands.logPlayers.nameOf(params.platformId) ?? (isSteam64(params.platformId) ? this.hands.logPlayers.nameOf(dayzIdOf(params.platformId)) : undefined);
-    const seat = players.find((p) => guid !== undefined && p.guid === guid) ?? (logName === undefined ? undefined : rcon.seatNamed(logName));
+    const logName =
+      this.hands.logPlayers.nameOf(params.platformId) ??
+      (isSteam64(params.platformId) ? this.hands.logPlayers.nameOf(dayzIdOf(params.platformId)) : undefined);
+    const seat =
+      players.find((p) => guid !== undefined && p.guid === guid) ?? (logName === undefined ? undefined : rcon.seatNamed(logName));
     if (!seat) {
       const gone = rcon.kickedSeat((s) => (guid !== undefined && s.guid === guid) || (logName !== undefined && s.name === logName));
       return { status: 'done', detail: gone ? `${gone.name} (#${gone.number}) was kicked already` : notPresentDetail };
     }
     const kicked = await rcon.kick(seat.number, params.reason ?? 'Kicked by an admin');
-    return { status: 'done', detail: kicked ? `kicked ${seat.name} (#${seat.number})` : `${seat.name} (#${seat.number}) was kicked already` };
+    return {
+      status: 'done',
+      detail: kicked ? `kicked ${seat.name} (#${seat.number})` : `${seat.name} (#${seat.number}) was kicked already`,
+    };
   }
 
   private async restart(command: CommandView): Promise<CommandResult> {

@@ -85,7 +85,10 @@ async function pullFile(opts: GameFilesOptions, route: GameFileKind, name: strin
 
 /** Whether the file holds exactly `content` (read only when its size already matches). */
 async function sameContent(path: string, content: Buffer): Promise<boolean> {
-  const size = await stat(path).then((st) => st.size, () => undefined);
+  const size = await stat(path).then(
+    (st) => st.size,
+    () => undefined,
+  );
   if (size !== content.length) return false;
   const old = await readFile(path).catch(() => undefined);
   return old !== undefined && old.equals(content);

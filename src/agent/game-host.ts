@@ -35,13 +35,21 @@ export class GameHost {
   private bansDue = false;
   private readonly presence = new Presence();
 
-  constructor(private readonly opts: GameHostOptions, private readonly send: (events: WireEvent[]) => Promise<void>) {
+  constructor(
+    private readonly opts: GameHostOptions,
+    private readonly send: (events: WireEvent[]) => Promise<void>,
+  ) {
     this.clock = opts.clock ?? realClock;
     const log = opts.log;
     this.poll = { ...opts, clock: this.clock };
     this.bans = new ActiveBans(opts, { requestTimeoutMs: opts.requestTimeoutMs, log, now: () => this.clock.now() });
     if (opts.rcon) {
-      this.rcon = new GameRcon(opts.rcon, { debug: log.debug?.bind(log) ?? noop, info: log.info.bind(log), warn: log.warn.bind(log), error: log.error.bind(log) });
+      this.rcon = new GameRcon(opts.rcon, {
+        debug: log.debug?.bind(log) ?? noop,
+        info: log.info.bind(log),
+        warn: log.warn.bind(log),
+        error: log.error.bind(log),
+      });
       const guard = (this.guard = new BanGuard(this.rcon, this.bans, log, () => this.clock.now()));
       this.rcon.onMessage((message) => guard.onRconMessage(message));
     }
@@ -55,21 +63,35 @@ export class GameHost {
 
   /** Runs until `stop` aborts; answers still owed are delivered until `hardStop`. */
   async run(stop: AbortSignal, hardStop: AbortSignal): Promise<void> {
-    const runner = new CommandRunner({
-      rcon: this.rcon, clock: this.clock, pullFiles: this.opts.pullFiles, restartCommand: this.opts.restartCommand, restartCommandTimeoutMs,
-      logPlayers: this.logPlayers, log: this.opts.log, onKick: () => (this.bansDue = true),
-      answer: (commandId, result) => answerCommand(this.poll, commandId, result, hardStop),
-    }, stop);
+    const runner = new CommandRunner(
+      {
+        rcon: this.rcon,
+        clock: this.clock,
+        pullFiles: this.opts.pullFiles,
+        restartCommand: this.opts.restartCommand,
+        restartCommandTimeoutMs,
+        logPlayers: this.logPlayers,
+        log: this.opts.log,
+        onKick: () => (this.bansDue = true),
+        answer: (commandId, result) => answerCommand(this.poll, commandId, result, hardStop),
+      },
+      stop,
+    );
     const sweep = () => void this.guard?.sweep((name) => this.logPlayers.idOf(name)).catch(noop);
     const offLogin = this.rconLogin(sweep);
     this.rcon?.start();
     await Promise.all([
       pollCommands(this.poll, (commands) => runner.take(commands), stop),
       this.every(presenceIntervalMs, stop, () => this.sendPresence()),
-      this.every(this.opts.filesIntervalMs, stop, async () => {
-        this.bansDue = false;
-        if (await this.bans.refresh()) sweep();
-      }, () => this.bansDue),
+      this.every(
+        this.opts.filesIntervalMs,
+        stop,
+        async () => {
+          this.bansDue = false;
+          if (await this.bans.refresh()) sweep();
+        },
+        () => this.bansDue,
+      ),
     ]);
     offLogin();
     await this.rcon?.close();

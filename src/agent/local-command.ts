@@ -35,7 +35,15 @@ export function runLocalCommand(command: string, timeoutMs: number): Promise<Loc
     }, timeoutMs);
     const done = (exitCode: number | null, signal: string | null) => {
       clearTimeout(timer);
-      resolve({ exitCode, signal, timedOut, outputTail: tail.toString('utf8').replace(/^\uFFFD+/, '').trim() });
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        outputTail: tail
+          .toString('utf8')
+          .replace(/^\uFFFD+/, '')
+          .trim(),
+      });
     };
     child.once('error', (err) => {
       keep(Buffer.from(String(err.message)));

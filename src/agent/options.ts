@@ -36,8 +36,14 @@ export interface AgentOptions {
 }
 
 export const agentDefaults = {
-  batchMax: 500, batchIntervalMs: 2000, pollMs: 1000, retryBaseMs: 500, retryMaxMs: 30_000,
-  filesIntervalMs: 60_000, requestTimeoutMs: 30_000, stopGraceMs: 10_000,
+  batchMax: 500,
+  batchIntervalMs: 2000,
+  pollMs: 1000,
+  retryBaseMs: 500,
+  retryMaxMs: 30_000,
+  filesIntervalMs: 60_000,
+  requestTimeoutMs: 30_000,
+  stopGraceMs: 10_000,
 } satisfies Partial<AgentOptions>;
 
 export class AgentOptionsError extends Error {}
@@ -56,24 +62,49 @@ const flags = [
   ['logs', 'AGENT_LOGS', '--logs <dir>', 'the folder holding the .ADM files (the server profile)'],
   ['files', 'AGENT_FILES', '--files <dir>', 'keep ban.txt and priority.txt in this folder'],
   ['state', 'AGENT_STATE', '--state <file>', 'the state file (default: beside the logs)'],
-  ['utcOffset', 'AGENT_UTC_OFFSET', '--utc-offset <offset>', "the game server clock's offset from UTC, +HH:MM or -HH:MM (default: this host's zone)"],
+  [
+    'utcOffset',
+    'AGENT_UTC_OFFSET',
+    '--utc-offset <offset>',
+    "the game server clock's offset from UTC, +HH:MM or -HH:MM (default: this host's zone)",
+  ],
   ['once', 'AGENT_ONCE', '--once', 'read every complete line present, wait for every acknowledgement, exit'],
   ['batchMax', 'AGENT_BATCH_MAX', '--batch-max <n>', 'events per batch (1-1000)'],
   ['batchIntervalMs', 'AGENT_BATCH_INTERVAL_MS', '--batch-interval-ms <ms>', 'send a batch at least this often'],
   ['pollMs', 'AGENT_POLL_MS', '--poll-ms <ms>', 'how often the logs are checked for new lines'],
   ['retryBaseMs', 'AGENT_RETRY_BASE_MS', '--retry-base-ms <ms>', 'first retry delay (doubles up to --retry-max-ms)'],
   ['retryMaxMs', 'AGENT_RETRY_MAX_MS', '--retry-max-ms <ms>', 'longest retry delay'],
-  ['filesIntervalMs', 'AGENT_FILES_INTERVAL_MS', '--files-interval-ms <ms>', 'how often ban.txt, priority.txt and the active bans are pulled'],
-  ['rconPort', 'AGENT_RCON_PORT', '--rcon-port <port>', "BattlEye RCon's port (RConPort in BEServer_x64.cfg): kicks, messages, restarts, the player list"],
+  [
+    'filesIntervalMs',
+    'AGENT_FILES_INTERVAL_MS',
+    '--files-interval-ms <ms>',
+    'how often ban.txt, priority.txt and the active bans are pulled',
+  ],
+  [
+    'rconPort',
+    'AGENT_RCON_PORT',
+    '--rcon-port <port>',
+    "BattlEye RCon's port (RConPort in BEServer_x64.cfg): kicks, messages, restarts, the player list",
+  ],
   ['rconHost', 'AGENT_RCON_HOST', '--rcon-host <host>', 'where RCon listens (default 127.0.0.1)'],
-  ['rconPasswordFile', 'AGENT_RCON_PASSWORD_FILE', '--rcon-password-file <file>', 'a file holding RConPassword (else the AGENT_RCON_PASSWORD variable; never a flag, which any user sees in the process list)'],
-  ['restartCommand', 'AGENT_RESTART_COMMAND', '--restart-command <command>', "run at a restart's time on this host (after #shutdown when RCon is on), for a game server without a process supervisor"],
+  [
+    'rconPasswordFile',
+    'AGENT_RCON_PASSWORD_FILE',
+    '--rcon-password-file <file>',
+    'a file holding RConPassword (else the AGENT_RCON_PASSWORD variable; never a flag, which any user sees in the process list)',
+  ],
+  [
+    'restartCommand',
+    'AGENT_RESTART_COMMAND',
+    '--restart-command <command>',
+    "run at a restart's time on this host (after #shutdown when RCon is on), for a game server without a process supervisor",
+  ],
 ] as const;
 
 type Key = (typeof flags)[number][0];
 
 export function parseAgentOptions(argv: string[], env: Record<string, string | undefined>, log: AgentOptions['log']): AgentOptions {
-  const command = new Command().name('agent').description('Feeds a DayZ server\'s admin logs to the service').exitOverride();
+  const command = new Command().name('agent').description("Feeds a DayZ server's admin logs to the service").exitOverride();
   for (const [, envName, flag, description] of flags) command.addOption(new Option(flag, `${description} [env ${envName}]`));
   command.parse(argv, { from: 'user' });
   const given = command.opts<Partial<Record<Key, string | boolean>>>();
@@ -105,9 +136,18 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
   const utcOffsetMinutes = offsetText === '' ? null : parseUtcOffset(offsetText);
   if (utcOffsetMinutes === undefined) problems.push('--utc-offset must be +HH:MM or -HH:MM');
   const once = value('once');
-  const rcon = rconOptions(text('rconPort', false), text('rconHost', false), text('rconPasswordFile', false), env.AGENT_RCON_PASSWORD, problems);
+  const rcon = rconOptions(
+    text('rconPort', false),
+    text('rconHost', false),
+    text('rconPasswordFile', false),
+    env.AGENT_RCON_PASSWORD,
+    problems,
+  );
   const options: AgentOptions = {
-    url, serverId, token, logs,
+    url,
+    serverId,
+    token,
+    logs,
     files: text('files', false) || undefined,
     state: text('state', false) || join(logs, `.gameservice-agent-${serverId}.json`),
     utcOffsetMinutes: utcOffsetMinutes ?? null,
@@ -132,7 +172,13 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
  * RCon's settings: all or nothing. The password comes from a file (its trailing line end is not part
  * of it) or the environment, never from a flag: a flag's value is in every user's process list.
  */
-function rconOptions(port: string, host: string, passwordFile: string, envPassword: string | undefined, problems: string[]): AgentOptions['rcon'] {
+function rconOptions(
+  port: string,
+  host: string,
+  passwordFile: string,
+  envPassword: string | undefined,
+  problems: string[],
+): AgentOptions['rcon'] {
   if (!port) {
     if (passwordFile || host) problems.push('--rcon-port is required with the other RCon settings');
     return undefined;
@@ -144,11 +190,15 @@ function rconOptions(port: string, host: string, passwordFile: string, envPasswo
     try {
       password = readFileSync(passwordFile, 'utf8').replace(/\r?\n$/, '');
     } catch (err) {
-      problems.push(`--rcon-password-file ${passwordFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      problems.push(
+        `--rcon-password-file ${passwordFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
-  if (password === '' && !problems.some((p) => p.startsWith('--rcon-password-file'))) problems.push('RCon needs its password: --rcon-password-file <file> or the AGENT_RCON_PASSWORD variable');
+  if (password === '' && !problems.some((p) => p.startsWith('--rcon-password-file')))
+    problems.push('RCon needs its password: --rcon-password-file <file> or the AGENT_RCON_PASSWORD variable');
   // BattlEye reads the password as ASCII, at most 32 characters (RConPassword in BEServer_x64.cfg).
-  else if (password.length > 64 || /[^\x21-\x7e]/.test(password)) problems.push('the RCon password must be printable ASCII without spaces, as RConPassword in BEServer_x64.cfg');
+  else if (password.length > 64 || /[^\x21-\x7e]/.test(password))
+    problems.push('the RCon password must be printable ASCII without spaces, as RConPassword in BEServer_x64.cfg');
   return { host: host || '127.0.0.1', port: portNumber, password };
 }

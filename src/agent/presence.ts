@@ -33,7 +33,13 @@ export class Presence {
     }
     this.announced = true;
     return [
-      ...players.listed.map(([platformId, name]): WireEvent => ({ id: randomUUID(), type: 'player.heartbeat', ts: nowMs, platformId, name })),
+      ...players.listed.map(([platformId, name]): WireEvent => ({
+        id: randomUUID(),
+        type: 'player.heartbeat',
+        ts: nowMs,
+        platformId,
+        name,
+      })),
       { id: randomUUID(), type: 'server.status', ts: nowMs, online: true, players: players.count },
     ];
   }

@@ -17,13 +17,20 @@ export const lockAtSeconds = 60;
 export const filesAtSeconds = 30;
 
 export type RestartAction = 'warn' | 'lock' | 'files' | 'shutdown';
-export interface RestartStep { atSeconds: number; action: RestartAction }
+export interface RestartStep {
+  atSeconds: number;
+  action: RestartAction;
+}
 
 /** The steps of a restart due in `dueInSeconds`, in order; a lock or file pull already late happens at once. */
 export function restartSteps(dueInSeconds: number): RestartStep[] {
   const left = Math.max(0, dueInSeconds);
   const steps: RestartStep[] = warningsAtSeconds.filter((s) => s <= left).map((s) => ({ atSeconds: s, action: 'warn' }));
-  steps.push({ atSeconds: Math.min(lockAtSeconds, left), action: 'lock' }, { atSeconds: Math.min(filesAtSeconds, left), action: 'files' }, { atSeconds: 0, action: 'shutdown' });
+  steps.push(
+    { atSeconds: Math.min(lockAtSeconds, left), action: 'lock' },
+    { atSeconds: Math.min(filesAtSeconds, left), action: 'files' },
+    { atSeconds: 0, action: 'shutdown' },
+  );
   // Stable: at 60 s the warning comes before the lock, at 30 s before the file pull.
   return steps.sort((a, b) => b.atSeconds - a.atSeconds);
 }
@@ -46,7 +53,12 @@ export interface RestartHands {
 export class RestartAbandoned extends Error {}
 
 /** Runs the sequence; resolves with the result to answer. */
-export async function runRestart(hands: RestartHands, dueInSeconds: number, message: string | null, signal: AbortSignal): Promise<{ status: 'done' | 'failed'; detail: string }> {
+export async function runRestart(
+  hands: RestartHands,
+  dueInSeconds: number,
+  message: string | null,
+  signal: AbortSignal,
+): Promise<{ status: 'done' | 'failed'; detail: string }> {
   const dueAtMs = hands.clock.now() + dueInSeconds * 1000;
   const notes: string[] = [];
   let shutDown = false;
@@ -56,10 +68,13 @@ export async function runRestart(hands: RestartHands, dueInSeconds: number, mess
     if (step.action === 'files') notes.push(await pulled(hands));
     else if (step.action !== 'shutdown') {
       // Without RCon there is nobody to warn or lock out: the files and the local command remain.
-      if (hands.rcon) notes.push(await onServer(hands.rcon, step.action === 'warn' ? `warned at ${step.atSeconds} s` : 'locked', (rcon) =>
-        step.action === 'warn' ? rcon.say(warningText(step.atSeconds, message)) : rcon.lock()));
-    }
-    else if (hands.rcon) {
+      if (hands.rcon)
+        notes.push(
+          await onServer(hands.rcon, step.action === 'warn' ? `warned at ${step.atSeconds} s` : 'locked', (rcon) =>
+            step.action === 'warn' ? rcon.say(warningText(step.atSeconds, message)) : rcon.lock(),
+          ),
+        );
+    } else if (hands.rcon) {
       const sent = await shutdown(hands.rcon);
       shutDown = sent.ok;
       notes.push(sent.note);
@@ -68,7 +83,11 @@ export async function runRestart(hands: RestartHands, dueInSeconds: number, mess
   if (hands.restartCommand) {
     const ran = await runLocalCommand(hands.restartCommand, hands.restartCommandTimeoutMs);
     const ok = !ran.timedOut && ran.exitCode === 0;
-    notes.push(ran.timedOut ? 'the restart command timed out' : `the restart command exited ${ran.exitCode ?? ran.signal}${ran.outputTail ? ` (${ran.outputTail.slice(-120)})` : ''}`);
+    notes.push(
+      ran.timedOut
+        ? 'the restart command timed out'
+        : `the restart command exited ${ran.exitCode ?? ran.signal}${ran.outputTail ? ` (${ran.outputTail.slice(-120)})` : ''}`,
+    );
     return { status: ok ? 'done' : 'failed', detail: notes.join('; ') };
   }
   return { status: shutDown ? 'done' : 'failed', detail: notes.join('; ') };
@@ -95,7 +114,8 @@ async function shutdown(rcon: GameRcon): Promise<{ ok: boolean; note: string }> 
     await rcon.shutdown();
     return { ok: true, note: 'shut down' };
   } catch (err) {
-    if (err instanceof RconUnavailable && (err.reason === 'disconnected' || err.reason === 'timeout')) return { ok: true, note: 'shut down (the server stopped answering)' };
+    if (err instanceof RconUnavailable && (err.reason === 'disconnected' || err.reason === 'timeout'))
+      return { ok: true, note: 'shut down (the server stopped answering)' };
     return { ok: false, note: `shutdown not sent (${(err as Error).message})` };
   }
 }

@@ -122,7 +122,10 @@ export class Sender {
         this.counts.duplicates += outcome.body.duplicates;
         this.counts.rejected += outcome.body.rejected.length;
         for (const r of outcome.body.rejected) {
-          this.opts.log.warn({ eventId: batch.events[r.index]?.id, type: batch.events[r.index]?.type, error: r.error }, 'the service rejected an event');
+          this.opts.log.warn(
+            { eventId: batch.events[r.index]?.id, type: batch.events[r.index]?.type, error: r.error },
+            'the service rejected an event',
+          );
         }
         return;
       }
@@ -135,7 +138,9 @@ export class Sender {
     }
   }
 
-  private async post(events: WireEvent[]): Promise<
+  private async post(
+    events: WireEvent[],
+  ): Promise<
     | { ok: true; body: { accepted: number; duplicates: number; rejected: { index: number; error: string }[] } }
     | { ok: false; refused: boolean; reason: string; retryAfterMs?: number }
   > {

@@ -16,11 +16,26 @@ export interface ServiceAnswer {
   over: boolean;
 }
 
-export async function callService(target: ServiceTarget, path: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string>; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<ServiceAnswer> {
+export async function callService(
+  target: ServiceTarget,
+  path: string,
+  init: {
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    headers?: Record<string, string>;
+    timeoutMs: number;
+    maxBytes: number;
+    signal?: AbortSignal;
+  },
+): Promise<ServiceAnswer> {
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)]) : AbortSignal.timeout(init.timeoutMs);
   const res = await fetch(`${target.url}/api/servers/${target.serverId}${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${target.token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal,
   });

@@ -27,7 +27,15 @@ export async function loadState(path: string, serverId: string): Promise<AgentSt
     state = {};
   }
   // Another server's state would skip lines this server never received: start over instead.
-  if (state === null || typeof state !== 'object' || state.version !== 1 || state.serverId !== serverId || typeof state.files !== 'object' || state.files === null) return { version: 1, serverId, files: {} };
+  if (
+    state === null ||
+    typeof state !== 'object' ||
+    state.version !== 1 ||
+    state.serverId !== serverId ||
+    typeof state.files !== 'object' ||
+    state.files === null
+  )
+    return { version: 1, serverId, files: {} };
   const files: Record<string, number> = {};
   for (const [name, offset] of Object.entries(state.files)) if (Number.isSafeInteger(offset) && offset >= 0) files[name] = offset;
   return { version: 1, serverId, files };

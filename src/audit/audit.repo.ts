@@ -30,7 +30,13 @@ export type AuditFilter = Pick<AuditQuery, 'actor' | 'action'>;
 
 /** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names
  * audit_log.id: a bare `id` would mean the text output column and sort '99' after '100'. */
-export async function auditPage(db: Queryable, accountId: string, beforeId: string | null, limit: number, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+export async function auditPage(
+  db: Queryable,
+  accountId: string,
+  beforeId: string | null,
+  limit: number,
+  filter: AuditFilter = {},
+): Promise<AuditEntry[]> {
   const { rows } = await db.query<AuditEntry>(
     `SELECT id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
             json_build_object('type', target_type, 'id', target_id) AS target, ip, details

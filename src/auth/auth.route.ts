@@ -40,8 +40,17 @@ export function authRouter(deps: Core): Router<AppState> {
     await attempt.succeed();
     const session = await startSession(deps, user.id);
     setSessionCookies(ctx, session.token, csrfTokenFor(deps, session.sessionId), deps.config.sessionTtlMinutes * 60);
-    await auditAction(deps, ctx, { accountId: user.accountId, actor: { id: user.id, name: user.username }, action: 'auth.login', target: { type: 'user', id: user.id } });
-    ctx.body = { token: session.token, expiresAt: session.expiresAt, user: { id: user.id, username: user.username, role: user.role, accountId: user.accountId } } satisfies LoginResult;
+    await auditAction(deps, ctx, {
+      accountId: user.accountId,
+      actor: { id: user.id, name: user.username },
+      action: 'auth.login',
+      target: { type: 'user', id: user.id },
+    });
+    ctx.body = {
+      token: session.token,
+      expiresAt: session.expiresAt,
+      user: { id: user.id, username: user.username, role: user.role, accountId: user.accountId },
+    } satisfies LoginResult;
   });
 
   router.post('/logout', authenticate(deps), async (ctx) => {
@@ -81,8 +90,14 @@ const lockedOut = (retryAfterMs: number) => {
 };
 
 /** A wrong password for a known user is a security event its admins look for; so is a lockout it starts. */
-async function auditFailedSignIn(deps: Core, ctx: AppContext, user: { id: string; accountId: string; username: string }, failed: LockOutcome): Promise<void> {
+async function auditFailedSignIn(
+  deps: Core,
+  ctx: AppContext,
+  user: { id: string; accountId: string; username: string },
+  failed: LockOutcome,
+): Promise<void> {
   const event = { accountId: user.accountId, actor: { id: user.id, name: user.username }, target: { type: 'user', id: user.id } };
   await auditAction(deps, ctx, { ...event, action: 'auth.login-failed' });
-  if (failed.lockedNow) await auditAction(deps, ctx, { ...event, action: 'auth.lockout', details: { seconds: Math.round(failed.retryAfterMs / 1000) } });
+  if (failed.lockedNow)
+    await auditAction(deps, ctx, { ...event, action: 'auth.lockout', details: { seconds: Math.round(failed.retryAfterMs / 1000) } });
 }

@@ -38,8 +38,10 @@ const safeDecode = (path: string) => {
 export function csrfExempt(method: string, path: string): boolean {
   // A dot segment, plain or percent-encoded, leads out of /api/setup/ (/api/setup/../servers).
   if (path.startsWith('/api/setup/')) return !dotSegment.test(safeDecode(path));
-  return (method === 'POST' && ['/api/auth/login', '/api/auth/logout', '/api/store/webhook', '/api/chat/action'].includes(path))
-    || (method === 'GET' && path === '/api/health');
+  return (
+    (method === 'POST' && ['/api/auth/login', '/api/auth/logout', '/api/store/webhook', '/api/chat/action'].includes(path)) ||
+    (method === 'GET' && path === '/api/health')
+  );
 }
 
 /** Resolves the session (401 without one) and enforces CSRF for cookie sessions. */
@@ -52,7 +54,8 @@ export function authenticate(deps: Core): Middleware<AppState> {
     if (!session && bearer) session = await sessionFromToken(deps, bearer);
     if (!session) throw new ApiError('UNAUTHORIZED', 'sign in first (auth-token cookie or Authorization: Bearer)');
     if (via === 'cookie' && unsafeMethods.has(ctx.method) && !csrfExempt(ctx.method, ctx.path)) {
-      if (!csrfMatches(deps, session.sessionId, ctx.get('x-csrf-token'))) throw new ApiError('csrf-mismatch', 'missing or wrong X-CSRF-Token header');
+      if (!csrfMatches(deps, session.sessionId, ctx.get('x-csrf-token')))
+        throw new ApiError('csrf-mismatch', 'missing or wrong X-CSRF-Token header');
     }
     ctx.state.principal = { ...session, via, permissions: permissionsOf(session.role, session.isOperator) };
     await next();
@@ -73,7 +76,8 @@ export function requirePermission(permission: Permission): Middleware<AppState> 
 export function requireAnyPermission(...permissions: Permission[]): Middleware<AppState> {
   return async (ctx, next) => {
     const held = principalOf(ctx).permissions;
-    if (!permissions.some((p) => held.has(p))) throw new ApiError('FORBIDDEN', `your role lacks the permission ${permissions.join(' or ')}`);
+    if (!permissions.some((p) => held.has(p)))
+      throw new ApiError('FORBIDDEN', `your role lacks the permission ${permissions.join(' or ')}`);
     await next();
   };
 }

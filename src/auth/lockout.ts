@@ -41,13 +41,25 @@ export interface LoginAttempt {
 }
 
 export function loginAttempt(deps: Core, ip: string, username: string): LoginAttempt {
-  const pair = createHash('sha256').update(`${rateLimitIdentity(ip)}\n${canonicalUsername(username)}`).digest('base64url').slice(0, 22);
+  const pair = createHash('sha256')
+    .update(`${rateLimitIdentity(ip)}\n${canonicalUsername(username)}`)
+    .digest('base64url')
+    .slice(0, 22);
   const keys = lockoutKeys(pair);
   const id = randomUUID();
   const { windowMs, threshold, memoryMs, durationsMs } = lockoutPolicy;
   const run = async (mode: 'begin' | 'fail' | 'success' | 'release'): Promise<LockOutcome> => {
     const [refused, ms, lockedNow] = (await deps.redis.loginAttempt(
-      keys.failures, keys.state, keys.pending, mode, deps.clock.now(), windowMs, threshold, memoryMs, ...durationsMs, id,
+      keys.failures,
+      keys.state,
+      keys.pending,
+      mode,
+      deps.clock.now(),
+      windowMs,
+      threshold,
+      memoryMs,
+      ...durationsMs,
+      id,
     )) as [number, number, number];
     return { refused: refused !== 0, busy: refused === 2, retryAfterMs: ms, lockedNow: lockedNow === 1 };
   };
@@ -60,5 +72,10 @@ export function loginAttempt(deps: Core, ip: string, username: string): LoginAtt
       await delay(busyPollMs);
     }
   };
-  return { begin, fail: () => run('fail'), succeed: async () => void (await run('success')), release: async () => void (await run('release')) };
+  return {
+    begin,
+    fail: () => run('fail'),
+    succeed: async () => void (await run('success')),
+    release: async () => void (await run('release')),
+  };
 }

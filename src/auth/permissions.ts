@@ -1,7 +1,15 @@
 // Roles and what they may do: the one table every controller route is checked against.
 export const accountPermissions = [
-  'users.manage', 'apikeys.manage', 'servers.manage', 'servers.control', 'servers.read',
-  'bans.manage', 'queue.manage', 'audit.read', 'trust.read', 'trust.submit',
+  'users.manage',
+  'apikeys.manage',
+  'servers.manage',
+  'servers.control',
+  'servers.read',
+  'bans.manage',
+  'queue.manage',
+  'audit.read',
+  'trust.read',
+  'trust.submit',
 ] as const;
 /** Held only by owners of the network operator's account. */
 export const networkPermissions = ['accounts.manage', 'trust.moderate', 'partners.manage'] as const;

@@ -12,7 +12,12 @@ export interface SessionPrincipal {
 }
 
 export async function insertSession(db: Queryable, sessionId: string, userId: string, createdAt: string, expiresAt: string): Promise<void> {
-  await db.query('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [sessionId, userId, createdAt, expiresAt]);
+  await db.query('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+    sessionId,
+    userId,
+    createdAt,
+    expiresAt,
+  ]);
 }
 
 /** The user behind a live session: not revoked, not expired, user not deleted. */

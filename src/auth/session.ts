@@ -48,8 +48,13 @@ export async function sessionFromToken(deps: Core, token: string): Promise<Sessi
   if (token.length > 4096) return undefined;
   const now = deps.clock.now();
   const verified = await jwtVerify(token, await keyOf(deps), {
-    algorithms: ['HS256'], issuer, audience, typ: tokenType, clockTolerance: clockSkewSeconds,
-    requiredClaims: ['exp', 'jti', 'sub'], currentDate: new Date(now),
+    algorithms: ['HS256'],
+    issuer,
+    audience,
+    typ: tokenType,
+    clockTolerance: clockSkewSeconds,
+    requiredClaims: ['exp', 'jti', 'sub'],
+    currentDate: new Date(now),
   }).catch(() => undefined); // any bad token is simply no session
   const sessionId = verified?.payload.jti;
   if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) return undefined;

@@ -21,7 +21,12 @@ export function setupRouter(deps: Core): Router<AppState> {
     const created = await createCommunity(deps, body, true);
     if (!created) throw new ApiError('CONFLICT', 'setup is done: an administrator exists');
     const { account, owner } = created;
-    await auditAction(deps, ctx, { accountId: account.id, actor: { id: owner.id, name: owner.username }, action: 'setup.admin', target: { type: 'account', id: account.id } });
+    await auditAction(deps, ctx, {
+      accountId: account.id,
+      actor: { id: owner.id, name: owner.username },
+      action: 'setup.admin',
+      target: { type: 'account', id: account.id },
+    });
     ctx.status = 201;
     ctx.body = created satisfies AccountCreated;
   });

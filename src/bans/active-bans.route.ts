@@ -15,7 +15,10 @@ export function activeBansRouter(deps: ServerOwnerDeps & IngestTokenDeps): Route
     const { body, etag } = await activeBansOf(deps.db, accountId, new Date(deps.clock.now()).toISOString());
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'no-cache');
-    const held = ctx.get('if-none-match').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    const held = ctx
+      .get('if-none-match')
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''));
     if (held.includes(etag) || held.includes('*')) {
       ctx.status = 304;
       return;

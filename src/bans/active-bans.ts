@@ -22,9 +22,13 @@ export async function activeBansOf(db: Queryable, accountId: string, nowIso: str
     for (const ban of page) {
       const steam64 = isSteam64(ban.platformId) ? ban.platformId : null;
       bans.push({
-        banId: ban.id, platformId: ban.platformId, steam64,
+        banId: ban.id,
+        platformId: ban.platformId,
+        steam64,
         dayzId: steam64 ? (ban.dayzId ?? dayzIdOf(steam64)) : ban.platformId.endsWith('=') ? ban.platformId : null,
-        beGuid: steam64 ? battleyeGuidOf(steam64) : null, reason: ban.reason, expiresAt: ban.expiresAt,
+        beGuid: steam64 ? battleyeGuidOf(steam64) : null,
+        reason: ban.reason,
+        expiresAt: ban.expiresAt,
       });
     }
     if (page.length < pageSize) break;

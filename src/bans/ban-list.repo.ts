@@ -2,14 +2,20 @@
 import type { Queryable } from '../store/db.ts';
 import type { Ban } from '../http/schema-types.ts';
 
-
 /**
  * Bans in the server's file as last synced (the account's ban-file entries open at that sync), not
  * lifted since; active = permanent or not yet expired at `now` (null lists both). Newest in the
  * file first (by when the ban entered the community's file), then newest ban. The account and the
  * sync time are looked up first, so a page walks the entries' index in its order and stops.
  */
-export async function syncedBans(db: Queryable, serverId: string, active: boolean | null, nowIso: string, limit: number, offset: number): Promise<Ban[]> {
+export async function syncedBans(
+  db: Queryable,
+  serverId: string,
+  active: boolean | null,
+  nowIso: string,
+  limit: number,
+  offset: number,
+): Promise<Ban[]> {
   const syncedAt = `(SELECT synced_at FROM game_file_syncs WHERE server_id = $1 AND kind = 'bans')`;
   const { rows } = await db.query<Ban>({
     name: 'synced-bans',

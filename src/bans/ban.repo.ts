@@ -47,8 +47,20 @@ export async function insertBan(db: Queryable, accountId: string, ban: NewBan): 
     `INSERT INTO bans (id, account_id, platform_id, player_name, reason, source, banned_at, expires_at, dayz_id, created_by_id, created_by_name, imported_from)
      VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO UPDATE SET id = excluded.id RETURNING id`,
-    [ban.id ?? null, accountId, ban.platformId, ban.playerName ?? null, ban.reason ?? null, ban.source, ban.bannedAt ?? null,
-      ban.expiresAt ?? null, ban.dayzId ?? null, ban.createdBy?.id ?? null, ban.createdBy?.name ?? null, ban.importedFrom ?? null],
+    [
+      ban.id ?? null,
+      accountId,
+      ban.platformId,
+      ban.playerName ?? null,
+      ban.reason ?? null,
+      ban.source,
+      ban.bannedAt ?? null,
+      ban.expiresAt ?? null,
+      ban.dayzId ?? null,
+      ban.createdBy?.id ?? null,
+      ban.createdBy?.name ?? null,
+      ban.importedFrom ?? null,
+    ],
   );
   return rows[0]!.id;
 }
@@ -89,7 +101,12 @@ export type BanSearch = Checked<'query-ban-search.json'>;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The account's bans matching the search, newest first, with the total count of matches. */
-export async function searchBans(db: Queryable, accountId: string, search: BanSearch, nowIso: string): Promise<{ bans: BanRecord[]; total: number }> {
+export async function searchBans(
+  db: Queryable,
+  accountId: string,
+  search: BanSearch,
+  nowIso: string,
+): Promise<{ bans: BanRecord[]; total: number }> {
   const { rows } = await db.query<BanRecord & { total: number }>(
     `SELECT ${columns}, count(*) OVER () AS total FROM bans
      WHERE account_id = $1
@@ -101,7 +118,15 @@ export async function searchBans(db: Queryable, accountId: string, search: BanSe
               WHEN 'lifted' THEN lifted_at IS NOT NULL
               ELSE true END)
      ORDER BY banned_at DESC, id LIMIT $6 OFFSET $7`,
-    [accountId, search.platformId ?? null, search.name === undefined ? null : escapeLike(search.name), search.status ?? null, nowIso, search.limit, search.offset],
+    [
+      accountId,
+      search.platformId ?? null,
+      search.name === undefined ? null : escapeLike(search.name),
+      search.status ?? null,
+      nowIso,
+      search.limit,
+      search.offset,
+    ],
   );
   const total = rows[0]?.total ?? 0;
   return { bans: rows.map(({ total: _, ...ban }) => ban), total };
@@ -115,7 +140,13 @@ export interface BanChange {
 }
 
 /** Changes the given fields of a ban that is not lifted; undefined when there is none. */
-export async function updateBan(db: Queryable, accountId: string, banId: string, change: BanChange, atIso: string): Promise<BanRecord | undefined> {
+export async function updateBan(
+  db: Queryable,
+  accountId: string,
+  banId: string,
+  change: BanChange,
+  atIso: string,
+): Promise<BanRecord | undefined> {
   const { rows } = await db.query<BanRecord>(
     `UPDATE bans SET
        player_name = CASE WHEN $3 THEN $4 ELSE player_name END,
@@ -123,14 +154,29 @@ export async function updateBan(db: Queryable, accountId: string, banId: string,
        expires_at = CASE WHEN $7 THEN $8::timestamptz ELSE expires_at END,
        updated_at = $9
      WHERE id = $1 AND account_id = $2 AND lifted_at IS NULL RETURNING ${columns}`,
-    [banId, accountId, 'playerName' in change, change.playerName ?? null, 'reason' in change, change.reason ?? null,
-      'expiresAt' in change, change.expiresAt ?? null, atIso],
+    [
+      banId,
+      accountId,
+      'playerName' in change,
+      change.playerName ?? null,
+      'reason' in change,
+      change.reason ?? null,
+      'expiresAt' in change,
+      change.expiresAt ?? null,
+      atIso,
+    ],
   );
   return rows[0];
 }
 
 /** Lifts a ban (kept in history); undefined when the account has no such ban not yet lifted. */
-export async function liftBan(db: Queryable, accountId: string, banId: string, liftedAt: string, by: { id: string | null; name: string | null } = { id: null, name: null }): Promise<BanRecord | undefined> {
+export async function liftBan(
+  db: Queryable,
+  accountId: string,
+  banId: string,
+  liftedAt: string,
+  by: { id: string | null; name: string | null } = { id: null, name: null },
+): Promise<BanRecord | undefined> {
   const { rows } = await db.query<BanRecord>(
     `UPDATE bans SET lifted_at = $3, lifted_by_id = $4, lifted_by_name = $5
      WHERE id = $1 AND account_id = $2 AND lifted_at IS NULL RETURNING ${columns}`,
@@ -153,7 +199,13 @@ export interface ActiveBanRow {
 }
 
 /** A page of the account's bans in force at `nowIso`, in id order, after `afterId`. */
-export async function activeBansPage(db: Queryable, accountId: string, nowIso: string, afterId: string | null, limit: number): Promise<ActiveBanRow[]> {
+export async function activeBansPage(
+  db: Queryable,
+  accountId: string,
+  nowIso: string,
+  afterId: string | null,
+  limit: number,
+): Promise<ActiveBanRow[]> {
   const { rows } = await db.query<ActiveBanRow>({
     name: 'active-bans-page',
     text: `SELECT id, platform_id AS "platformId", dayz_id AS "dayzId", reason, expires_at AS "expiresAt" FROM bans

@@ -22,7 +22,6 @@ import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
 import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
 
-
 /** A change the ban's state does not allow: 409. */
 const conflict = (message: string) => new ApiError('CONFLICT', message);
 
@@ -41,10 +40,26 @@ export async function canonicalPlatformId(db: Queryable, platformId: string): Pr
   return (await resolveAliases(db, [platformId])).get(platformId) ?? platformId;
 }
 
-export async function audit(db: Queryable, accountId: string, atIso: string, actor: Actor, action: string, banId: string, details: Record<string, unknown>): Promise<void> {
+export async function audit(
+  db: Queryable,
+  accountId: string,
+  atIso: string,
+  actor: Actor,
+  action: string,
+  banId: string,
+  details: Record<string, unknown>,
+): Promise<void> {
   await insertAudit(db, {
-    accountId, at: atIso, actorType: actor.type === 'store' ? 'system' : actor.type, actorId: actor.id, actorName: actor.name,
-    action, targetType: 'ban', targetId: banId, ip: actor.ip ?? null, details,
+    accountId,
+    at: atIso,
+    actorType: actor.type === 'store' ? 'system' : actor.type,
+    actorId: actor.id,
+    actorName: actor.name,
+    action,
+    targetType: 'ban',
+    targetId: banId,
+    ip: actor.ip ?? null,
+    details,
   });
 }
 
@@ -57,7 +72,11 @@ interface PlacedBan {
   importedFrom?: string | null;
 }
 
-const requesterOf = (actor: Actor): RequestedBy => ({ type: actor.type === 'store' ? 'system' : actor.type, id: actor.id, name: actor.name });
+const requesterOf = (actor: Actor): RequestedBy => ({
+  type: actor.type === 'store' ? 'system' : actor.type,
+  id: actor.id,
+  name: actor.name,
+});
 
 /** What placing a ban uses: the score it changes, the server reads it drops, the agents it wakes. */
 export type BanDeps = TrustDeps & ServerReadDeps & AgentWaitsHeld;
@@ -75,12 +94,24 @@ async function placeBan(deps: BanDeps, accountId: string, ban: PlacedBan, actor:
     const existing = await activeBanOf(tx, accountId, isSteam64(platformId) ? [platformId, dayzIdOf(platformId)] : [platformId], nowIso);
     if (existing) throw conflict(`the player already has a ban in force (${existing.id})`);
     const id = await insertBan(tx, accountId, {
-      platformId, dayzId: isSteam64(platformId) ? dayzIdOf(platformId) : null, playerName: ban.playerName ?? null, reason: ban.reason ?? null,
-      source: ban.source, bannedAt: nowIso, expiresAt: ban.expiresAt, createdBy: { id: actor.id, name: actor.name }, importedFrom: ban.importedFrom ?? null,
+      platformId,
+      dayzId: isSteam64(platformId) ? dayzIdOf(platformId) : null,
+      playerName: ban.playerName ?? null,
+      reason: ban.reason ?? null,
+      source: ban.source,
+      bannedAt: nowIso,
+      expiresAt: ban.expiresAt,
+      createdBy: { id: actor.id, name: actor.name },
+      importedFrom: ban.importedFrom ?? null,
     });
     // Live enforcement: each server's agent kicks the player if present.
     const kicked = await queueBanKicks(tx, accountId, platformId, ban.reason ?? null, requesterOf(actor), nowIso);
-    await audit(tx, accountId, nowIso, actor, action, id, { platformId, expiresAt: ban.expiresAt, kicksQueued: kicked.length, ...(ban.importedFrom ? { importedFrom: ban.importedFrom } : {}) });
+    await audit(tx, accountId, nowIso, actor, action, id, {
+      platformId,
+      expiresAt: ban.expiresAt,
+      kicksQueued: kicked.length,
+      ...(ban.importedFrom ? { importedFrom: ban.importedFrom } : {}),
+    });
     await requestAccountSync(tx, accountId, 'bans', nowIso);
     return { ban: (await findBan(tx, accountId, id))!, kicked };
   });
@@ -94,7 +125,11 @@ export async function mergeOrphanDayzId(deps: TrustDeps & ServerReadDeps, steam6
   const dayzId = dayzIdOf(steam64);
   if ((await existingPlayers(deps.db, [dayzId])).size === 0) return;
   try {
-    await mergeIntoSteam64(deps, dayzId, steam64, { type: actor.type === 'user' ? 'user' : 'system', id: actor.id ?? undefined, name: actor.name ?? undefined });
+    await mergeIntoSteam64(deps, dayzId, steam64, {
+      type: actor.type === 'user' ? 'user' : 'system',
+      id: actor.id ?? undefined,
+      name: actor.name ?? undefined,
+    });
   } catch (err) {
     // The ban stands; the next ban, queue entry or ingested event naming the Steam64 merges again.
     deps.log.error({ err, dayzId, steam64 }, 'player merge after a ban failed');
@@ -112,13 +147,30 @@ export async function importBan(deps: BanDeps, accountId: string, banId: string,
   const nowMs = deps.clock.now();
   if (!shared || shared.liftedAt !== null || (shared.expiresAt !== null && Date.parse(shared.expiresAt) <= nowMs)) return undefined;
   if (shared.accountId === accountId) throw conflict('this ban is already your own');
-  return placeBan(deps, accountId, {
-    platformId: shared.platformId, playerName: shared.playerName, reason: shared.reason, expiresAt: shared.expiresAt, source: 'import', importedFrom: shared.id,
-  }, actor, 'ban.import');
+  return placeBan(
+    deps,
+    accountId,
+    {
+      platformId: shared.platformId,
+      playerName: shared.playerName,
+      reason: shared.reason,
+      expiresAt: shared.expiresAt,
+      source: 'import',
+      importedFrom: shared.id,
+    },
+    actor,
+    'ban.import',
+  );
 }
 
 /** Changes a ban that is not lifted; undefined when the account has none of that id. */
-export async function changeBan(deps: Core, accountId: string, banId: string, patch: BanUpdate, actor: Actor): Promise<BanRecord | undefined> {
+export async function changeBan(
+  deps: Core,
+  accountId: string,
+  banId: string,
+  patch: BanUpdate,
+  actor: Actor,
+): Promise<BanRecord | undefined> {
   const nowIso = iso(deps.clock.now());
   const change: BanChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -131,7 +183,10 @@ export async function changeBan(deps: Core, accountId: string, banId: string, pa
     if (existing.liftedAt !== null) throw conflict('a lifted ban cannot be changed');
     const updated = await updateBan(tx, accountId, banId, change, nowIso);
     if (!updated) throw conflict('a lifted ban cannot be changed');
-    await audit(tx, accountId, nowIso, actor, 'ban.update', banId, { changed: Object.keys(change), ...('expiresAt' in change ? { expiresAt: change.expiresAt } : {}) });
+    await audit(tx, accountId, nowIso, actor, 'ban.update', banId, {
+      changed: Object.keys(change),
+      ...('expiresAt' in change ? { expiresAt: change.expiresAt } : {}),
+    });
     if ('expiresAt' in change) await requestAccountSync(tx, accountId, 'bans', nowIso);
     return updated;
   });
@@ -155,10 +210,19 @@ export async function removeBan(deps: Core, accountId: string, banId: string, ac
 export function banView(ban: BanRecord, nowMs: number): BanRecordAnswer {
   const inForce = ban.liftedAt === null && (ban.expiresAt === null || Date.parse(ban.expiresAt) > nowMs);
   return {
-    id: ban.id, platformId: ban.platformId, playerName: ban.playerName, reason: ban.reason, source: ban.source,
-    permanent: ban.expiresAt === null, active: inForce, bannedAt: ban.bannedAt, expiresAt: ban.expiresAt,
+    id: ban.id,
+    platformId: ban.platformId,
+    playerName: ban.playerName,
+    reason: ban.reason,
+    source: ban.source,
+    permanent: ban.expiresAt === null,
+    active: inForce,
+    bannedAt: ban.bannedAt,
+    expiresAt: ban.expiresAt,
     createdBy: ban.createdById || ban.createdByName ? { id: ban.createdById, name: ban.createdByName } : null,
-    liftedAt: ban.liftedAt, liftedBy: ban.liftedAt ? { id: ban.liftedById, name: ban.liftedByName } : null,
-    importedFrom: ban.importedFrom, updatedAt: ban.updatedAt,
+    liftedAt: ban.liftedAt,
+    liftedBy: ban.liftedAt ? { id: ban.liftedById, name: ban.liftedByName } : null,
+    importedFrom: ban.importedFrom,
+    updatedAt: ban.updatedAt,
   };
 }

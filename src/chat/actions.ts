@@ -47,9 +47,21 @@ export interface ChatAction {
 
 const until = (expiresAt: string | null) => (expiresAt === null ? 'permanently' : `until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC`);
 
-interface ScoreBody { platformId: string; score: number; band: string; confidence: number; reasons: string[] }
+interface ScoreBody {
+  platformId: string;
+  score: number;
+  band: string;
+  confidence: number;
+  reasons: string[];
+}
 
-interface StatusBody { name: string; online: boolean; players: number | null; fps: number | null; map: string | null }
+interface StatusBody {
+  name: string;
+  online: boolean;
+  players: number | null;
+  fps: number | null;
+  map: string | null;
+}
 
 export const chatActions: Record<string, ChatAction> = {
   'server.status': {
@@ -57,15 +69,26 @@ export const chatActions: Record<string, ChatAction> = {
     scope: 'server',
     run: async ({ deps, accountId, serverId }) => {
       const status = JSON.parse((await ownedServerStatusBody(deps, accountId, serverId))!) as StatusBody;
-      const details = status.online ? [status.map, status.players === null ? null : `${status.players} players`, status.fps === null ? null : `${status.fps} fps`] : [];
-      return { text: `${status.name}: ${status.online ? 'online' : 'offline'}${details.filter(Boolean).map((d) => `, ${d}`).join('')}`, status };
+      const details = status.online
+        ? [status.map, status.players === null ? null : `${status.players} players`, status.fps === null ? null : `${status.fps} fps`]
+        : [];
+      return {
+        text: `${status.name}: ${status.online ? 'online' : 'offline'}${details
+          .filter(Boolean)
+          .map((d) => `, ${d}`)
+          .join('')}`,
+        status,
+      };
     },
   },
   'players.list': {
     permission: 'servers.read',
     scope: 'server',
     run: async ({ deps, serverId }) => {
-      const online = JSON.parse((await onlinePage(deps, serverId)).toString()) as { players: { platformId: string; name: string }[]; count: number };
+      const online = JSON.parse((await onlinePage(deps, serverId)).toString()) as {
+        players: { platformId: string; name: string }[];
+        count: number;
+      };
       const names = online.players.map((p) => p.name);
       const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
       return { text: online.count === 0 ? 'nobody is online' : `${online.count} online: ${shown}`, ...online };
@@ -81,7 +104,10 @@ export const chatActions: Record<string, ChatAction> = {
       const score = JSON.parse(cached.body.toString()) as ScoreBody;
       const moved = score.reasons.slice(1);
       const why = moved.length === 0 ? 'no history yet' : moved.join('; ');
-      return { text: `${score.platformId}: trust ${score.score}/100, ${score.band.replace('_', ' ')} (confidence ${score.confidence}): ${why}`, score };
+      return {
+        text: `${score.platformId}: trust ${score.score}/100, ${score.band.replace('_', ' ')} (confidence ${score.confidence}): ${why}`,
+        score,
+      };
     },
   },
   link: {
@@ -104,7 +130,12 @@ export const chatActions: Record<string, ChatAction> = {
     run: async ({ deps, ctx, accountId }, params) => {
       const { platformId, reason, durationMinutes } = params as { platformId: string; reason?: string; durationMinutes?: number };
       const ban = await createBan(deps, accountId, { platformId, reason: reason ?? null, durationMinutes }, actorOf(ctx));
-      return { text: `banned ${ban.playerName ?? ban.platformId} on every server ${until(ban.expiresAt)} (ban ${ban.id})`, banId: ban.id, platformId: ban.platformId, expiresAt: ban.expiresAt };
+      return {
+        text: `banned ${ban.playerName ?? ban.platformId} on every server ${until(ban.expiresAt)} (ban ${ban.id})`,
+        banId: ban.id,
+        platformId: ban.platformId,
+        expiresAt: ban.expiresAt,
+      };
     },
   },
   'ban.revoke': {
@@ -125,7 +156,11 @@ export const chatActions: Record<string, ChatAction> = {
     run: async ({ deps, ctx, accountId }, params) => {
       const { platformId, durationDays } = params as { platformId: string; durationDays?: number };
       const { entry, created } = await queuePlayer(deps, accountId, { platformId, durationDays, serverIds: null }, actorOf(ctx));
-      return { text: `${created ? 'added' : 'extended'} priority queue for ${entry.playerName ?? entry.platformId} on every server ${until(entry.expiresAt)}`, entryId: entry.id, expiresAt: entry.expiresAt };
+      return {
+        text: `${created ? 'added' : 'extended'} priority queue for ${entry.playerName ?? entry.platformId} on every server ${until(entry.expiresAt)}`,
+        entryId: entry.id,
+        expiresAt: entry.expiresAt,
+      };
     },
   },
   'queue.remove': {
@@ -137,7 +172,10 @@ export const chatActions: Record<string, ChatAction> = {
       const entries = await entriesOfPlayer(deps.db, accountId, platformId);
       if (entries.length === 0) throw notFound('priority queue entry');
       for (const entry of entries) await removeQueueEntry(deps, accountId, entry.id, actorOf(ctx));
-      return { text: `removed ${platformId} from the priority queue (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`, removed: entries.length };
+      return {
+        text: `removed ${platformId} from the priority queue (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`,
+        removed: entries.length,
+      };
     },
   },
   'server.restart': {

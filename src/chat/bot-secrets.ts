@@ -14,6 +14,7 @@ export const botSecret = (botKey: Buffer, botId: string, generation: number) =>
 /** The secrets a call of the bot may be signed with at `nowMs`: the current one, and the one before during the overlap. */
 export function validSecrets(botKey: Buffer, bot: ChatBot, nowMs: number): string[] {
   const secrets = [botSecret(botKey, bot.id, bot.generation)];
-  if (bot.generation > 1 && bot.previousValidUntil !== null && Date.parse(bot.previousValidUntil) > nowMs) secrets.push(botSecret(botKey, bot.id, bot.generation - 1));
+  if (bot.generation > 1 && bot.previousValidUntil !== null && Date.parse(bot.previousValidUntil) > nowMs)
+    secrets.push(botSecret(botKey, bot.id, bot.generation - 1));
   return secrets;
 }

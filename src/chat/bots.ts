@@ -12,7 +12,13 @@ import type { ChatBot } from './bots.repo.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const botView = (b: ChatBot): ChatBotAnswer => ({ id: b.id, name: b.name, createdAt: b.createdAt, rotatedAt: b.rotatedAt, previousSecretValidUntil: b.previousValidUntil });
+export const botView = (b: ChatBot): ChatBotAnswer => ({
+  id: b.id,
+  name: b.name,
+  createdAt: b.createdAt,
+  rotatedAt: b.rotatedAt,
+  previousSecretValidUntil: b.previousValidUntil,
+});
 
 export async function createBot(deps: Core, ctx: AppContext, name: string): Promise<{ bot: ChatBot; secret: string }> {
   return inTransaction(deps.db, async (tx) => {
@@ -28,7 +34,12 @@ export async function rotateBotSecret(deps: Core, ctx: AppContext, botId: string
   return inTransaction(deps.db, async (tx) => {
     const bot = await rotateBot(tx, principalOf(ctx).accountId, botId, iso(nowMs), iso(nowMs + rotationOverlapMs));
     if (!bot) return undefined;
-    await auditAction(deps, ctx, { action: 'chat.bot.rotate', target: { type: 'chat-bot', id: bot.id }, details: { previousValidUntil: bot.previousValidUntil } }, tx);
+    await auditAction(
+      deps,
+      ctx,
+      { action: 'chat.bot.rotate', target: { type: 'chat-bot', id: bot.id }, details: { previousValidUntil: bot.previousValidUntil } },
+      tx,
+    );
     return { bot, secret: botSecret(deps.config.chat.botKey, bot.id, bot.generation) };
   });
 }

@@ -39,27 +39,40 @@ export async function callerOf(deps: ServerOwnerDeps, ctx: AppContext, body: Cha
   const operator = await operatorAccountId(deps.db);
   const refuse = async (accountId: string | undefined, reason: string): Promise<never> => {
     await auditAction(deps, ctx, {
-      accountId, actor: { id: body.chatUserId, name: `chat user ${body.chatUserId}` }, actorType: 'chat',
-      action: 'chat.sig-rejected', target: { type: 'chat-action', id: body.action.slice(0, 64) }, details: { reason },
+      accountId,
+      actor: { id: body.chatUserId, name: `chat user ${body.chatUserId}` },
+      actorType: 'chat',
+      action: 'chat.sig-rejected',
+      target: { type: 'chat-action', id: body.action.slice(0, 64) },
+      details: { reason },
     });
     throw new ApiError('FORBIDDEN', `chat call refused: ${reason}`);
   };
   const botHeader = ctx.get('x-chat-bot');
   const bot = botHeader && isUuid(botHeader) ? await findBot(deps.db, botHeader.toLowerCase()) : undefined;
   if (botHeader && !bot) return refuse(serverAccount ?? operator, 'X-Chat-Bot names no chat bot of this service');
-  const signer = bot ? { accountId: bot.accountId, secrets: validSecrets(deps.config.chat.botKey, bot, deps.clock.now()) }
+  const signer = bot
+    ? { accountId: bot.accountId, secrets: validSecrets(deps.config.chat.botKey, bot, deps.clock.now()) }
     : { accountId: operator, secrets: deps.config.chat.signingSecret ? [deps.config.chat.signingSecret] : [] };
-  const check = checkChatSignature(signer.secrets, { timestamp: ctx.get('x-chat-timestamp'), signature: ctx.get('x-chat-signature') }, body.action, body.chatUserId, deps.clock.now());
+  const check = checkChatSignature(
+    signer.secrets,
+    { timestamp: ctx.get('x-chat-timestamp'), signature: ctx.get('x-chat-signature') },
+    body.action,
+    body.chatUserId,
+    deps.clock.now(),
+  );
   if (check.kind === 'unsigned') {
     const accountId = serverAccount ?? operator;
     if (bot) return refuse(bot.accountId, 'a call naming a bot (X-Chat-Bot) must be signed by it');
     if (deps.config.chat.requireSignature) return refuse(accountId, 'this service accepts signed chat calls only');
-    if (accountId && (await requiresSignature(deps.db, accountId))) return refuse(accountId, 'this community accepts signed chat calls only');
+    if (accountId && (await requiresSignature(deps.db, accountId)))
+      return refuse(accountId, 'this community accepts signed chat calls only');
     if (serverId && !serverAccount) throw notFound('server');
     return { accountId, signed: false, serverId: serverAccount ? serverId : undefined };
   }
   if (check.kind === 'rejected') return refuse(signer.accountId, check.reason);
-  if (!(await claimChatSignature(deps.redis, check.signature))) return refuse(signer.accountId, 'this signature was used before (a replay)');
+  if (!(await claimChatSignature(deps.redis, check.signature)))
+    return refuse(signer.accountId, 'this signature was used before (a replay)');
   if (!signer.accountId) throw notFound('community of the operator (run the setup first)');
   if (serverId && serverAccount !== signer.accountId) throw notFound('server');
   return { accountId: signer.accountId, signed: true, botId: bot?.id, serverId };
@@ -68,7 +81,13 @@ export async function callerOf(deps: ServerOwnerDeps, ctx: AppContext, body: Cha
 /** The call's principal: the chat user with their role, so the capabilities' own code and audit entries apply. */
 export function actAs(ctx: AppContext, accountId: string, chatUserId: string, signed: boolean, role: ChatRole): void {
   ctx.state.principal = {
-    via: 'chat', sessionId: '', userId: `chat:${chatUserId}`, accountId, role, isOperator: false,
-    username: signed ? `chat user ${chatUserId}` : unverifiedActor, permissions: permissionsOf(role, false),
+    via: 'chat',
+    sessionId: '',
+    userId: `chat:${chatUserId}`,
+    accountId,
+    role,
+    isOperator: false,
+    username: signed ? `chat user ${chatUserId}` : unverifiedActor,
+    permissions: permissionsOf(role, false),
   };
 }

@@ -28,19 +28,34 @@ export function chatActionRouter(deps: ServerOwnerDeps & BanDeps): Router<AppSta
     const action = chatActions[body.action];
     if (!action) throw badRequest(`action must be one of: ${Object.keys(chatActions).join(', ')}`);
     if (action.scope === 'server' && !body.serverId) throw badRequest('serverId is required for this action');
-    if (action.scope === 'account' && !caller.accountId) throw badRequest('this action acts in a community: sign the call with your community\'s bot (X-Chat-Bot) or name one of its servers');
-    if (action.signedOnly && !caller.signed) throw new ApiError('FORBIDDEN', `${body.action} needs a signed call: it acts on the chat user's own identity`);
+    if (action.scope === 'account' && !caller.accountId)
+      throw badRequest("this action acts in a community: sign the call with your community's bot (X-Chat-Bot) or name one of its servers");
+    if (action.signedOnly && !caller.signed)
+      throw new ApiError('FORBIDDEN', `${body.action} needs a signed call: it acts on the chat user's own identity`);
     const accountId = caller.accountId ?? '';
     const role: ChatRole = caller.signed && accountId ? await chatRoleOf(deps, accountId, body.chatUserId) : 'chat-bot';
     actAs(ctx, accountId, body.chatUserId, caller.signed, role);
     if (!ctx.state.principal!.permissions.has(action.permission)) {
-      if (accountId) await auditAction(deps, ctx, { action: 'chat.denied', target: { type: 'chat-action', id: body.action }, details: { role, permission: action.permission } });
+      if (accountId)
+        await auditAction(deps, ctx, {
+          action: 'chat.denied',
+          target: { type: 'chat-action', id: body.action },
+          details: { role, permission: action.permission },
+        });
       throw new ApiError('FORBIDDEN', `the role ${role} lacks the permission ${action.permission} for ${body.action}`);
     }
     const params = checkedParams(action, body.params);
-    const result = await action.run({ deps, ctx, accountId, serverId: caller.serverId ?? '', chatUserId: body.chatUserId, signed: caller.signed }, params);
+    const result = await action.run(
+      { deps, ctx, accountId, serverId: caller.serverId ?? '', chatUserId: body.chatUserId, signed: caller.signed },
+      params,
+    );
     // Every call that ran is in the account's log, under the chat user or "Chat Bot (unverified)".
-    if (accountId) await auditAction(deps, ctx, { action: 'chat.action', target: { type: 'chat-action', id: body.action }, details: { role, signed: caller.signed, ...(caller.botId ? { botId: caller.botId } : {}) } });
+    if (accountId)
+      await auditAction(deps, ctx, {
+        action: 'chat.action',
+        target: { type: 'chat-action', id: body.action },
+        details: { role, signed: caller.signed, ...(caller.botId ? { botId: caller.botId } : {}) },
+      });
     ctx.body = { ok: true, action: body.action, result } satisfies ChatActionResult;
   });
   return router;

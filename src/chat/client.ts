@@ -27,7 +27,12 @@ export interface ChatCallAnswer {
 }
 
 /** The headers of a signed call. */
-export function chatHeaders(secret: string, action: string, chatUserId: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function chatHeaders(
+  secret: string,
+  action: string,
+  chatUserId: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const timestamp = String(nowSeconds);
   return { 'X-Chat-Timestamp': timestamp, 'X-Chat-Signature': chatSignature(secret, timestamp, action, chatUserId) };
 }
@@ -49,10 +54,13 @@ async function signingSecond(action: string, chatUserId: string): Promise<number
 
 export async function callChatAction(o: ChatCallOptions): Promise<ChatCallAnswer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (o.secret) Object.assign(headers, chatHeaders(o.secret, o.action, o.chatUserId, o.nowSeconds ?? (await signingSecond(o.action, o.chatUserId))));
+  if (o.secret)
+    Object.assign(headers, chatHeaders(o.secret, o.action, o.chatUserId, o.nowSeconds ?? (await signingSecond(o.action, o.chatUserId))));
   if (o.secret && o.botId) headers['X-Chat-Bot'] = o.botId;
   const res = await fetch(new URL('/api/chat/action', o.url), {
-    method: 'POST', headers, body: JSON.stringify({ action: o.action, chatUserId: o.chatUserId, serverId: o.serverId, params: o.params }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ action: o.action, chatUserId: o.chatUserId, serverId: o.serverId, params: o.params }),
   });
   return { status: res.status, body: (await res.json()) as ChatCallAnswer['body'] };
 }

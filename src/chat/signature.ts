@@ -7,10 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const chatWindowSeconds = 300;
 
-export type SignatureCheck =
-  | { kind: 'unsigned' }
-  | { kind: 'valid'; signature: string }
-  | { kind: 'rejected'; reason: string };
+export type SignatureCheck = { kind: 'unsigned' } | { kind: 'valid'; signature: string } | { kind: 'rejected'; reason: string };
 
 export function chatSignature(secret: string, timestamp: string, action: string, chatUserId: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${action}.${chatUserId}`).digest('hex')}`;
@@ -20,7 +17,11 @@ const signaturePattern = /^sha256=[0-9a-f]{64}$/;
 
 /** `secrets`: what the bot may sign with (its current secret, and the one before during a rotation). */
 export function checkChatSignature(
-  secrets: string[], headers: { timestamp: string; signature: string }, action: string, chatUserId: string, nowMs: number,
+  secrets: string[],
+  headers: { timestamp: string; signature: string },
+  action: string,
+  chatUserId: string,
+  nowMs: number,
 ): SignatureCheck {
   const { timestamp, signature } = headers;
   if (!timestamp && !signature) return { kind: 'unsigned' };
@@ -33,6 +34,8 @@ export function checkChatSignature(
   const given = signature.toLowerCase();
   if (!signaturePattern.test(given)) return { kind: 'rejected', reason: 'X-Chat-Signature is not sha256=<64 hex digits>' };
   // Every secret is compared, so the time taken does not tell which one matched.
-  const matches = secrets.map((secret) => timingSafeEqual(Buffer.from(chatSignature(secret, timestamp, action, chatUserId)), Buffer.from(given)));
+  const matches = secrets.map((secret) =>
+    timingSafeEqual(Buffer.from(chatSignature(secret, timestamp, action, chatUserId)), Buffer.from(given)),
+  );
   return matches.includes(true) ? { kind: 'valid', signature: given } : { kind: 'rejected', reason: 'the signature does not match' };
 }

@@ -26,14 +26,22 @@ export function chatUserRolesRouter(deps: Core): Router<AppState> {
 
   router.get('/', async (ctx) => {
     const mappings = await chatRoleMappings(deps, principalOf(ctx).accountId);
-    ctx.body = { mappings: Object.entries(mappings).sort(([a], [b]) => (a < b ? -1 : 1)).map(([chatUserId, role]) => ({ chatUserId, role })) } satisfies ChatUserRoles;
+    ctx.body = {
+      mappings: Object.entries(mappings)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([chatUserId, role]) => ({ chatUserId, role })),
+    } satisfies ChatUserRoles;
   });
 
   router.put('/:chatUserId', jsonBody, async (ctx) => {
     const chatUserId = chatUserIdOf(ctx);
     const { role } = roleBody(ctx);
     const before = await setChatRole(deps, principalOf(ctx).accountId, chatUserId, role);
-    await auditAction(deps, ctx, { action: 'chat.user-role.set', target: { type: 'chat-user', id: chatUserId }, details: { role, before: before ?? null } });
+    await auditAction(deps, ctx, {
+      action: 'chat.user-role.set',
+      target: { type: 'chat-user', id: chatUserId },
+      details: { role, before: before ?? null },
+    });
     ctx.body = { chatUserId, role } satisfies ChatUserRole;
   });
 

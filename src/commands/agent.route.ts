@@ -38,21 +38,28 @@ export function agentCommandsRouter(deps: ServerOwnerDeps & AgentWaitsHeld & Ing
     ctx.body = { commands: commands.map((c) => commandView(c, deps.clock.now())) } satisfies AgentCommands;
   });
 
-  router.post('/api/servers/:serverId/commands/:commandId/result', async (ctx, next) => {
-    await admitServerAgent(deps, ctx, ctx.params.serverId!);
-    await next();
-  }, jsonBody, async (ctx) => {
-    const serverId = ctx.params.serverId!;
-    // Admitted above (the owner is cached there): the body is read only for an admitted agent.
-    const accountId = await liveServerOwner(deps, serverId);
-    if (!accountId) throw new ApiError('UNAUTHORIZED', 'missing or invalid ingest token');
-    const body = resultBody(ctx);
-    const commandId = ctx.params.commandId!;
-    const outcome = isUuid(commandId) ? await recordResult(deps, accountId, serverId, commandId, body.status, body.detail ?? null) : undefined;
-    if (!outcome) throw notFound('command');
-    if ('conflict' in outcome) throw new ApiError('CONFLICT', outcome.conflict);
-    ctx.body = commandView(outcome.record, deps.clock.now()) satisfies ServerCommand;
-  });
+  router.post(
+    '/api/servers/:serverId/commands/:commandId/result',
+    async (ctx, next) => {
+      await admitServerAgent(deps, ctx, ctx.params.serverId!);
+      await next();
+    },
+    jsonBody,
+    async (ctx) => {
+      const serverId = ctx.params.serverId!;
+      // Admitted above (the owner is cached there): the body is read only for an admitted agent.
+      const accountId = await liveServerOwner(deps, serverId);
+      if (!accountId) throw new ApiError('UNAUTHORIZED', 'missing or invalid ingest token');
+      const body = resultBody(ctx);
+      const commandId = ctx.params.commandId!;
+      const outcome = isUuid(commandId)
+        ? await recordResult(deps, accountId, serverId, commandId, body.status, body.detail ?? null)
+        : undefined;
+      if (!outcome) throw notFound('command');
+      if ('conflict' in outcome) throw new ApiError('CONFLICT', outcome.conflict);
+      ctx.body = commandView(outcome.record, deps.clock.now()) satisfies ServerCommand;
+    },
+  );
 
   return router;
 }

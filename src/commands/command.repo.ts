@@ -26,15 +26,27 @@ export async function insertCommands(db: Queryable, commands: NewCommand[], nowI
      FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $10::timestamptz[]) AS c(s, a, k, p, bt, bi, bn, f)
      ON CONFLICT (server_id, scheduled_for) WHERE scheduled_for IS NOT NULL DO NOTHING
      RETURNING ${columns}`,
-    [commands.map((c) => c.serverId), commands.map((c) => c.accountId), commands.map((c) => c.kind), commands.map((c) => JSON.stringify(c.params)),
-      commands.map((c) => c.requestedBy.type), commands.map((c) => c.requestedBy.id), commands.map((c) => c.requestedBy.name), nowIso, takeWithinMs,
-      commands.map((c) => c.scheduledFor ?? null)],
+    [
+      commands.map((c) => c.serverId),
+      commands.map((c) => c.accountId),
+      commands.map((c) => c.kind),
+      commands.map((c) => JSON.stringify(c.params)),
+      commands.map((c) => c.requestedBy.type),
+      commands.map((c) => c.requestedBy.id),
+      commands.map((c) => c.requestedBy.name),
+      nowIso,
+      takeWithinMs,
+      commands.map((c) => c.scheduledFor ?? null),
+    ],
   );
   return rows;
 }
 
 export async function findCommand(db: Queryable, serverId: string, commandId: string): Promise<CommandRecord | undefined> {
-  const { rows } = await db.query<CommandRecord>(`SELECT ${columns} FROM server_commands WHERE id = $1 AND server_id = $2`, [commandId, serverId]);
+  const { rows } = await db.query<CommandRecord>(`SELECT ${columns} FROM server_commands WHERE id = $1 AND server_id = $2`, [
+    commandId,
+    serverId,
+  ]);
   return rows[0];
 }
 
@@ -80,7 +92,14 @@ export async function expireCommands(db: Queryable, nowIso: string): Promise<Com
  * Records the agent's answer to a command it was handed. A late answer to one that expired after it
  * was handed is taken too: it says what happened on the game host. Undefined when not answerable.
  */
-export async function finishCommand(db: Queryable, serverId: string, commandId: string, status: 'done' | 'failed', detail: string | null, nowIso: string): Promise<CommandRecord | undefined> {
+export async function finishCommand(
+  db: Queryable,
+  serverId: string,
+  commandId: string,
+  status: 'done' | 'failed',
+  detail: string | null,
+  nowIso: string,
+): Promise<CommandRecord | undefined> {
   const { rows } = await db.query<CommandRecord>(
     `UPDATE server_commands SET status = $3, detail = $4, finished_at = $5
      WHERE id = $1 AND server_id = $2 AND sent_at IS NOT NULL AND status IN ('sent', 'expired')
@@ -89,4 +108,3 @@ export async function finishCommand(db: Queryable, serverId: string, commandId: 
   );
   return rows[0];
 }
-

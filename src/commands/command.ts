@@ -67,11 +67,19 @@ export function dueAtMs(c: Pick<CommandRecord, 'kind' | 'params' | 'sentAt'>): n
 export function commandView(c: CommandRecord, nowMs: number): ServerCommand {
   const due = dueAtMs(c);
   return {
-    id: c.id, serverId: c.serverId, kind: c.kind, params: c.params, status: c.status, requestedBy: c.requestedBy,
-    createdAt: c.createdAt, expiresAt: c.expiresAt, sentAt: c.sentAt,
+    id: c.id,
+    serverId: c.serverId,
+    kind: c.kind,
+    params: c.params,
+    status: c.status,
+    requestedBy: c.requestedBy,
+    createdAt: c.createdAt,
+    expiresAt: c.expiresAt,
+    sentAt: c.sentAt,
     dueAt: due === null ? null : new Date(due).toISOString(),
     dueInSeconds: due === null ? null : Math.round((due - nowMs) / 1000),
-    finishedAt: c.finishedAt, detail: c.detail,
+    finishedAt: c.finishedAt,
+    detail: c.detail,
   };
 }
 

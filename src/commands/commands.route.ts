@@ -56,7 +56,10 @@ export function commandsRouter(deps: AgentWaitsHeld & ServerOwnerDeps): Router<A
     const more = page.length > query.limit;
     const shown = page.slice(0, query.limit);
     const last = shown.at(-1);
-    ctx.body = { commands: shown.map((c) => commandView(c, deps.clock.now())), nextCursor: more && last ? last.seq : null } satisfies ServerCommandList;
+    ctx.body = {
+      commands: shown.map((c) => commandView(c, deps.clock.now())),
+      nextCursor: more && last ? last.seq : null,
+    } satisfies ServerCommandList;
   });
 
   router.get('/:id/commands/:commandId', read, async (ctx) => {

@@ -27,12 +27,23 @@ export function requesterOf(ctx: AppContext): RequestedBy {
 }
 
 /** A command an admin (or a chat user through the bot) asked for; audited as `server.<kind>`. */
-export async function requestCommand(deps: Core & AgentWaitsHeld, ctx: AppContext, serverId: string, kind: CommandKind, params: CommandParams): Promise<CommandRecord> {
+export async function requestCommand(
+  deps: Core & AgentWaitsHeld,
+  ctx: AppContext,
+  serverId: string,
+  kind: CommandKind,
+  params: CommandParams,
+): Promise<CommandRecord> {
   const nowIso = iso(deps.clock.now());
   const command: NewCommand = { serverId, accountId: principalOf(ctx).accountId, kind, params, requestedBy: requesterOf(ctx) };
   const created = await inTransaction(deps.db, async (tx) => {
     const [record] = await insertCommands(tx, [command], nowIso);
-    await auditAction(deps, ctx, { action: `server.${kind}`, target: { type: 'server', id: serverId }, details: { commandId: record!.id, ...params } }, tx);
+    await auditAction(
+      deps,
+      ctx,
+      { action: `server.${kind}`, target: { type: 'server', id: serverId }, details: { commandId: record!.id, ...params } },
+      tx,
+    );
     return record!;
   });
   await wakeAgents(deps, [serverId]);
@@ -43,10 +54,21 @@ export async function requestCommand(deps: Core & AgentWaitsHeld, ctx: AppContex
  * A ban's kicks, one per live server of the account, in the ban's own transaction: the agents kick
  * the player if present. Returns the servers to wake once it committed.
  */
-export async function queueBanKicks(tx: Queryable, accountId: string, platformId: string, reason: string | null, by: RequestedBy, nowIso: string): Promise<string[]> {
+export async function queueBanKicks(
+  tx: Queryable,
+  accountId: string,
+  platformId: string,
+  reason: string | null,
+  by: RequestedBy,
+  nowIso: string,
+): Promise<string[]> {
   const serverIds = await liveServerIdsOf(tx, accountId);
   const params = { platformId, reason: banKickReason(reason) };
-  await insertCommands(tx, serverIds.map((serverId) => ({ serverId, accountId, kind: 'kick' as const, params, requestedBy: by })), nowIso);
+  await insertCommands(
+    tx,
+    serverIds.map((serverId) => ({ serverId, accountId, kind: 'kick' as const, params, requestedBy: by })),
+    nowIso,
+  );
   return serverIds;
 }
 
@@ -54,7 +76,12 @@ export async function queueBanKicks(tx: Queryable, accountId: string, platformId
  * The agent's long poll: the server's waiting commands, now sent; when there are none, waits up to
  * `waitMs` for one (ended early when the agent hangs up). Empty when none came.
  */
-export async function takeCommands(deps: Core & AgentWaitsHeld, serverId: string, waitMs: number, signal: AbortSignal): Promise<CommandRecord[]> {
+export async function takeCommands(
+  deps: Core & AgentWaitsHeld,
+  serverId: string,
+  waitMs: number,
+  signal: AbortSignal,
+): Promise<CommandRecord[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     // Registered before looking, so a command made meanwhile wakes this wait.
@@ -72,7 +99,14 @@ export async function takeCommands(deps: Core & AgentWaitsHeld, serverId: string
 export type ResultOutcome = { record: CommandRecord } | { conflict: string } | undefined;
 
 /** Records the agent's answer; an answer repeated (a retried request) is taken again as it was. */
-export async function recordResult(deps: Core, accountId: string, serverId: string, commandId: string, status: 'done' | 'failed', detail: string | null): Promise<ResultOutcome> {
+export async function recordResult(
+  deps: Core,
+  accountId: string,
+  serverId: string,
+  commandId: string,
+  status: 'done' | 'failed',
+  detail: string | null,
+): Promise<ResultOutcome> {
   const nowIso = iso(deps.clock.now());
   const finished = await inTransaction(deps.db, async (tx) => {
     const record = await finishCommand(tx, serverId, commandId, status, detail, nowIso);
@@ -83,7 +117,9 @@ export async function recordResult(deps: Core, accountId: string, serverId: stri
   const existing = await findCommand(deps.db, serverId, commandId);
   if (!existing) return undefined;
   if (existing.status === status && existing.detail === detail) return { record: existing };
-  return { conflict: existing.status === 'pending' ? 'the command was not handed to an agent yet' : `the command is ${existing.status} already` };
+  return {
+    conflict: existing.status === 'pending' ? 'the command was not handed to an agent yet' : `the command is ${existing.status} already`,
+  };
 }
 
 /** Worker job: commands untaken or unanswered past their time are expired and audited. */
@@ -99,8 +135,15 @@ export async function expireServerCommands(deps: Core): Promise<{ expired: numbe
 
 function auditCommandEnd(db: Queryable, accountId: string, r: CommandRecord, atIso: string): Promise<void> {
   return insertAudit(db, {
-    accountId, at: atIso, actorType: 'system', actorId: null, actorName: r.status === 'expired' ? 'service' : 'agent',
-    action: `server.${r.kind}.${r.status}`, targetType: 'server', targetId: r.serverId, ip: null,
+    accountId,
+    at: atIso,
+    actorType: 'system',
+    actorId: null,
+    actorName: r.status === 'expired' ? 'service' : 'agent',
+    action: `server.${r.kind}.${r.status}`,
+    targetType: 'server',
+    targetId: r.serverId,
+    ip: null,
     details: { commandId: r.id, detail: r.detail },
   });
 }

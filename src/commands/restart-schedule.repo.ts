@@ -18,7 +18,14 @@ export async function findSchedule(db: Queryable, serverId: string): Promise<Sto
   return rows[0];
 }
 
-export async function saveSchedule(db: Queryable, serverId: string, accountId: string, s: RestartSchedule, nextAt: string | null, nowIso: string): Promise<StoredSchedule> {
+export async function saveSchedule(
+  db: Queryable,
+  serverId: string,
+  accountId: string,
+  s: RestartSchedule,
+  nextAt: string | null,
+  nowIso: string,
+): Promise<StoredSchedule> {
   const { rows } = await db.query<StoredSchedule>(
     `INSERT INTO server_restart_schedules (server_id, account_id, enabled, time_zone, times, warning_seconds, message, next_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)

@@ -27,7 +27,9 @@ export function restartScheduleRouter(deps: ServerOwnerDeps): Router<AppState> {
   router.put('/:id/restart-schedule', control, jsonBody, async (ctx) => {
     const body = scheduleBody(ctx);
     const serverId = await accountServerId(deps, ctx);
-    ctx.body = scheduleView(await setRestartSchedule(deps, ctx, serverId, { ...body, message: body.message ?? null })) satisfies RestartSchedule;
+    ctx.body = scheduleView(
+      await setRestartSchedule(deps, ctx, serverId, { ...body, message: body.message ?? null }),
+    ) satisfies RestartSchedule;
   });
 
   router.delete('/:id/restart-schedule', control, async (ctx) => {

@@ -19,16 +19,33 @@ import type { AgentWaitsHeld } from './agent-waits.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export const scheduleView = (s: StoredSchedule): RestartScheduleAnswer => ({
-  enabled: s.enabled, timeZone: s.timeZone, times: [...s.times].sort(), warningSeconds: s.warningSeconds, message: s.message, nextAt: s.nextAt, updatedAt: s.updatedAt,
+  enabled: s.enabled,
+  timeZone: s.timeZone,
+  times: [...s.times].sort(),
+  warningSeconds: s.warningSeconds,
+  message: s.message,
+  nextAt: s.nextAt,
+  updatedAt: s.updatedAt,
 });
 
-export async function setRestartSchedule(deps: Core, ctx: AppContext, serverId: string, schedule: RestartSchedule): Promise<StoredSchedule> {
-  if (!isTimeZone(schedule.timeZone)) throw badRequest(`body.timeZone "${schedule.timeZone}" is no IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
+export async function setRestartSchedule(
+  deps: Core,
+  ctx: AppContext,
+  serverId: string,
+  schedule: RestartSchedule,
+): Promise<StoredSchedule> {
+  if (!isTimeZone(schedule.timeZone))
+    throw badRequest(`body.timeZone "${schedule.timeZone}" is no IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
   const nowMs = deps.clock.now();
   const nextAt = schedule.enabled ? iso(nextShutdownAfter(schedule, nowMs)) : null;
   return inTransaction(deps.db, async (tx) => {
     const saved = await saveSchedule(tx, serverId, principalOf(ctx).accountId, schedule, nextAt, iso(nowMs));
-    await auditAction(deps, ctx, { action: 'server.restart-schedule.set', target: { type: 'server', id: serverId }, details: { ...scheduleView(saved) } }, tx);
+    await auditAction(
+      deps,
+      ctx,
+      { action: 'server.restart-schedule.set', target: { type: 'server', id: serverId }, details: { ...scheduleView(saved) } },
+      tx,
+    );
     return saved;
   });
 }
@@ -53,14 +70,33 @@ export async function queueScheduledRestarts(deps: Core & AgentWaitsHeld): Promi
       if (step === 'skip') skipped += 1;
       else if (step !== 'wait') {
         const requestedBy = { type: 'system' as const, id: null, name: 'restart schedule' };
-        const [created] = await insertCommands(tx, [{
-          serverId: s.serverId, accountId: s.accountId, kind: 'restart', params: { delaySeconds: step.queue.delaySeconds, message: s.message }, requestedBy, scheduledFor: s.nextAt!,
-        }], iso(nowMs));
+        const [created] = await insertCommands(
+          tx,
+          [
+            {
+              serverId: s.serverId,
+              accountId: s.accountId,
+              kind: 'restart',
+              params: { delaySeconds: step.queue.delaySeconds, message: s.message },
+              requestedBy,
+              scheduledFor: s.nextAt!,
+            },
+          ],
+          iso(nowMs),
+        );
         if (created) {
           woken.push(s.serverId);
           await insertAudit(tx, {
-            accountId: s.accountId, at: iso(nowMs), actorType: 'system', actorId: null, actorName: requestedBy.name, action: 'server.restart',
-            targetType: 'server', targetId: s.serverId, ip: null, details: { commandId: created.id, scheduledFor: s.nextAt, delaySeconds: step.queue.delaySeconds },
+            accountId: s.accountId,
+            at: iso(nowMs),
+            actorType: 'system',
+            actorId: null,
+            actorName: requestedBy.name,
+            action: 'server.restart',
+            targetType: 'server',
+            targetId: s.serverId,
+            ip: null,
+            details: { commandId: created.id, scheduledFor: s.nextAt, delaySeconds: step.queue.delaySeconds },
           });
         }
       }

@@ -26,7 +26,11 @@ export function storeProductsFrom(text: string | undefined): { products: StorePr
   }
   const validate = validatorFor('store-products.json');
   const badKey = typeof parsed === 'object' && parsed !== null ? Object.keys(parsed).find((key) => !productKey.test(key)) : undefined;
-  if (badKey !== undefined) return { products: {}, problems: [`STORE_PRODUCTS: "${badKey.slice(0, 60)}" is neither a sku (letters, digits, . _ -) nor tebex:<product id>`] };
+  if (badKey !== undefined)
+    return {
+      products: {},
+      problems: [`STORE_PRODUCTS: "${badKey.slice(0, 60)}" is neither a sku (letters, digits, . _ -) nor tebex:<product id>`],
+    };
   if (!validate(parsed)) return { products: {}, problems: [`STORE_PRODUCTS: ${describeErrors(validate.errors)}`] };
   const products = parsed as StoreProducts;
   for (const product of Object.values(products)) {

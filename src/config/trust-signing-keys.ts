@@ -14,7 +14,8 @@ function blocksOf(text: string): string[] {
 function checkKey(pem: string, where: string): string | undefined {
   try {
     const key = createPrivateKey(pem);
-    if (key.asymmetricKeyType !== 'rsa') return `${where}: an RSA private key is needed for RS256, got ${key.asymmetricKeyType ?? 'another kind'}`;
+    if (key.asymmetricKeyType !== 'rsa')
+      return `${where}: an RSA private key is needed for RS256, got ${key.asymmetricKeyType ?? 'another kind'}`;
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
     if (bits < 2048) return `${where}: the RSA key has ${bits} bits, at least 2048 are needed`;
     return undefined;
@@ -36,7 +37,10 @@ export function trustSigningKeysFrom(text: string | undefined, files: string | u
     });
   };
   if (text !== undefined) add(text, 'TRUST_SIGNING_KEY');
-  for (const path of (files ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const path of (files ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     let content: string;
     try {
       content = readFileSync(path, 'utf8');

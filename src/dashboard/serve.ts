@@ -19,8 +19,9 @@ const yearMs = 365 * 24 * 3600_000;
 
 // The pages load only their own scripts and styles and call only this service; no page may frame them.
 const pageHeaders = {
-  'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -32,7 +33,8 @@ export function dashboard(root = distDir): Middleware<AppState> {
       // Not built (a checkout without `npm ci`, or the build failed): say how to build, in words.
       ctx.status = 503;
       ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'The dashboard is not built yet. Run `npm run build:web` (npm ci, npm start and npm run demo build it too), then reload this page.\n';
+      ctx.body =
+        'The dashboard is not built yet. Run `npm run build:web` (npm ci, npm start and npm run demo build it too), then reload this page.\n';
       return;
     }
     ctx.set(pageHeaders);

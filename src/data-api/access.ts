@@ -48,7 +48,12 @@ export function dataApiAccess(deps: ApiKeyDeps & LeaseDeps): Middleware<AppState
     const decision = await takeLeasedToken(deps, 'data', key.id, rates[key.tier]);
     ctx.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', 'per-minute request rate exceeded', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+      throw new ApiError(
+        'RATE_LIMITED',
+        'per-minute request rate exceeded',
+        { retryAfter: retryAfterSeconds },
+        { 'Retry-After': String(retryAfterSeconds) },
+      );
     }
     ctx.state.apiKey = key;
     await next();

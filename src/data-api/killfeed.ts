@@ -19,7 +19,12 @@ async function renderPage(deps: Core, serverId: string, before: string, limit: n
 }
 
 /** The page as JSON text, ready to send. */
-export async function killfeedPage(deps: Core & ServerReadDeps, serverId: string, before: string | undefined, limit: number): Promise<string> {
+export async function killfeedPage(
+  deps: Core & ServerReadDeps,
+  serverId: string,
+  before: string | undefined,
+  limit: number,
+): Promise<string> {
   if (before !== undefined) {
     return renderPage(deps, serverId, before, limit).catch((err: unknown) => {
       // A date-time the schema admits but PostgreSQL cannot read (year 0000, a UTC offset beyond

@@ -12,7 +12,13 @@ import { refuseWhileRebuilding } from './rebuilding.ts';
 const pageTtlMs = 60_000;
 
 /** The page as JSON text, ready to send. */
-export async function leaderboardPage(deps: ServerDeps, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<string> {
+export async function leaderboardPage(
+  deps: ServerDeps,
+  serverId: string,
+  sort: LeaderboardSort,
+  offset: number,
+  limit: number,
+): Promise<string> {
   const field = `lb:${sort}:${offset}:${limit}`;
   const cached = await readThrough(deps, serverId, field, () => cachedPage(deps.redis, serverId, field));
   if (cached) return cached;

@@ -11,7 +11,11 @@ export const rebuildRetryAfterSeconds = 5;
 export async function refuseWhileRebuilding(deps: ServerDeps, serverId: string): Promise<void> {
   const record = await serverRecord(deps, serverId);
   if (record && record.version > 0) {
-    throw new ApiError('REBUILDING', "this server's derived data is being rebuilt from the database; try again shortly",
-      { retryAfter: rebuildRetryAfterSeconds }, { 'Retry-After': String(rebuildRetryAfterSeconds) });
+    throw new ApiError(
+      'REBUILDING',
+      "this server's derived data is being rebuilt from the database; try again shortly",
+      { retryAfter: rebuildRetryAfterSeconds },
+      { 'Retry-After': String(rebuildRetryAfterSeconds) },
+    );
   }
 }

@@ -44,9 +44,16 @@ export async function demoAdmin(deps: Deps, accountId: string, file = defaultCre
 /** Puts the demo's ban into the trust pool and approves it, once: a re-run finds it submitted and leaves it. */
 export async function demoPoolEntry(deps: Deps, accountId: string, submitterId: string, banId: string): Promise<void> {
   try {
-    const entry = await submitToPool(deps, { accountId, userId: submitterId }, {
-      banId, category: 'cheating', reason: 'Aimbot: kills through walls at 400 m, seen on two servers (demo data)', evidence: ['https://example.org/demo-clip'],
-    });
+    const entry = await submitToPool(
+      deps,
+      { accountId, userId: submitterId },
+      {
+        banId,
+        category: 'cheating',
+        reason: 'Aimbot: kills through walls at 400 m, seen on two servers (demo data)',
+        evidence: ['https://example.org/demo-clip'],
+      },
+    );
     await decideEntry(deps, entry.id, 'approve');
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 'CONFLICT')) throw err; // submitted by an earlier run

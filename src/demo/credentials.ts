@@ -24,7 +24,8 @@ interface Saved {
 type SavedByStore = Record<string, Saved>;
 
 // Keyed by a hash: the database URL may carry its password, which has no place in this file.
-const storeOf = (deps: Deps) => createHash('sha256').update(`${deps.config.databaseUrl}#${deps.config.databaseSchema}`).digest('hex').slice(0, 32);
+const storeOf = (deps: Deps) =>
+  createHash('sha256').update(`${deps.config.databaseUrl}#${deps.config.databaseSchema}`).digest('hex').slice(0, 32);
 
 function readSaved(file: string): SavedByStore {
   try {
@@ -36,16 +37,21 @@ function readSaved(file: string): SavedByStore {
 
 /** The demo account's API key and its servers' ingest tokens: the saved ones while they work, else new ones. */
 export async function demoCredentials(
-  deps: Deps, accountId: string, servers: { id: string; ingestToken?: string }[], file = defaultCredentialsFile,
+  deps: Deps,
+  accountId: string,
+  servers: { id: string; ingestToken?: string }[],
+  file = defaultCredentialsFile,
 ): Promise<{ apiKey: string; ingestTokens: Record<string, string> }> {
   const all = readSaved(file);
   const saved = all[storeOf(deps)] ?? {};
   let apiKey = saved.apiKey;
-  if (!apiKey || (await resolveApiKey(deps, apiKey))?.accountId !== accountId) apiKey = (await mintApiKey(deps, accountId, 'demo', 'standard')).key;
+  if (!apiKey || (await resolveApiKey(deps, apiKey))?.accountId !== accountId)
+    apiKey = (await mintApiKey(deps, accountId, 'demo', 'standard')).key;
   const ingestTokens: Record<string, string> = {};
   for (const server of servers) {
     const known = server.ingestToken ?? saved.ingestTokens?.[server.id];
-    ingestTokens[server.id] = known && (await verifyIngestToken(deps, server.id, known)) ? known : (await rotateIngestToken(deps, accountId, server.id))!;
+    ingestTokens[server.id] =
+      known && (await verifyIngestToken(deps, server.id, known)) ? known : (await rotateIngestToken(deps, accountId, server.id))!;
   }
   all[storeOf(deps)] = { ...saved, apiKey, ingestTokens };
   writeSaved(file, all);
@@ -58,7 +64,8 @@ function writeSaved(file: string, all: SavedByStore): void {
 }
 
 /** The demo admin's password as saved for this store, if any. */
-export const savedAdminPassword = (deps: Deps, file = defaultCredentialsFile): string | undefined => readSaved(file)[storeOf(deps)]?.adminPassword;
+export const savedAdminPassword = (deps: Deps, file = defaultCredentialsFile): string | undefined =>
+  readSaved(file)[storeOf(deps)]?.adminPassword;
 
 export function saveAdminPassword(deps: Deps, adminPassword: string, file = defaultCredentialsFile): void {
   const all = readSaved(file);

@@ -28,8 +28,10 @@ export function demoLogs(f: DemoLogFixture): { history: string; session: string 
     ...f.players.map((p) => ({ id: dayzIdOf(p.platformId), name: p.name })),
     ...f.logOnlyPlayers.map((p) => ({ id: dayzIdOf(p.steam64), name: p.name })),
   ];
-  const pos = (i: number, k: number) => `${(4000 + ((i * 131 + k * 17) % 9000)).toFixed(1)}, ${(3000 + ((i * 97 + k * 29) % 9000)).toFixed(1)}, ${(100 + (i % 50)).toFixed(1)}`;
-  const prefix = (p: { id: string; name: string }, i: number, k: number, dead = false) => `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${pos(i, k)}>)`;
+  const pos = (i: number, k: number) =>
+    `${(4000 + ((i * 131 + k * 17) % 9000)).toFixed(1)}, ${(3000 + ((i * 97 + k * 29) % 9000)).toFixed(1)}, ${(100 + (i % 50)).toFixed(1)}`;
+  const prefix = (p: { id: string; name: string }, i: number, k: number, dead = false) =>
+    `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${pos(i, k)}>)`;
   const start = 6 * 3600;
   let history = header(start);
   for (const [k, p] of people.entries()) history += `${hms(start + 5 + k)} | Player "${p.name}" is connected (id=${p.id})\n`;
@@ -83,10 +85,13 @@ export function templateNewestMs(session: string): number {
 export function retime(text: string, shiftMs: number): string {
   const shiftS = Math.round(shiftMs / 1000);
   return text
-    .replace(/^AdminLog started on (\d{4}-\d{2}-\d{2}) at (\d{2}):(\d{2}):(\d{2})$/gm, (_m, date: string, h: string, m: string, s: string) => {
-      const moved = new Date(Date.parse(`${date}T${h}:${m}:${s}Z`) + shiftS * 1000).toISOString();
-      return `AdminLog started on ${moved.slice(0, 10)} at ${moved.slice(11, 19)}`;
-    })
+    .replace(
+      /^AdminLog started on (\d{4}-\d{2}-\d{2}) at (\d{2}):(\d{2}):(\d{2})$/gm,
+      (_m, date: string, h: string, m: string, s: string) => {
+        const moved = new Date(Date.parse(`${date}T${h}:${m}:${s}Z`) + shiftS * 1000).toISOString();
+        return `AdminLog started on ${moved.slice(0, 10)} at ${moved.slice(11, 19)}`;
+      },
+    )
     .replace(/^(\d{2}):(\d{2}):(\d{2}) \| /gm, (_m, h: string, m: string, s: string) => {
       const seconds = (((Number(h) * 3600 + Number(m) * 60 + Number(s) + shiftS) % 86_400) + 86_400) % 86_400;
       return `${hms(seconds)} | `;

@@ -36,7 +36,14 @@ interface DemoFixture {
   weapons: string[];
   hitZones: (string | null)[];
   onlinePlayers: number;
-  bans: { id: string; platformId: string; playerName: string | null; reason: string; source: 'manual' | 'import'; expiresInDays: number | null }[];
+  bans: {
+    id: string;
+    platformId: string;
+    playerName: string | null;
+    reason: string;
+    source: 'manual' | 'import';
+    expiresInDays: number | null;
+  }[];
 }
 
 export interface DemoData {
@@ -73,16 +80,41 @@ function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number
     let victim = players[(i * 5 + 1) % players.length]!;
     if (victim === killer) victim = players[(i + 1) % players.length]!;
     events.push({
-      id: stableUuid(`${server.id}:kill:${i}`), type: 'kill', ts: firstRunMs - (server.kills - i) * 9 * 60_000,
-      killer, victim, weapon: weapons[i % weapons.length], distance: 5 + ((i * 37) % 400) + (i % 10) / 10,
-      isHeadshot: i % 4 === 0, ...(hitZones[i % hitZones.length] ? { hitZone: hitZones[i % hitZones.length] } : {}),
+      id: stableUuid(`${server.id}:kill:${i}`),
+      type: 'kill',
+      ts: firstRunMs - (server.kills - i) * 9 * 60_000,
+      killer,
+      victim,
+      weapon: weapons[i % weapons.length],
+      distance: 5 + ((i * 37) % 400) + (i % 10) / 10,
+      isHeadshot: i % 4 === 0,
+      ...(hitZones[i % hitZones.length] ? { hitZone: hitZones[i % hitZones.length] } : {}),
     });
   }
   for (const [i, player] of players.slice(0, fixture.onlinePlayers).entries()) {
     events.push({ id: randomUUID(), type: 'player.connect', ts: nowMs - 45 * 60_000 - i * 60_000, ...player });
-    for (let m = 40; m >= 0; m -= 1) events.push({ id: randomUUID(), type: 'player.heartbeat', ts: nowMs - m * 60_000 - 30_000 + i * 1000, ...player, x: 4512.3, y: 310.2, z: 9811.7 });
+    for (let m = 40; m >= 0; m -= 1)
+      events.push({
+        id: randomUUID(),
+        type: 'player.heartbeat',
+        ts: nowMs - m * 60_000 - 30_000 + i * 1000,
+        ...player,
+        x: 4512.3,
+        y: 310.2,
+        z: 9811.7,
+      });
   }
-  events.push({ id: randomUUID(), type: 'server.status', ts: nowMs, online: true, map: server.map, gameVersion: server.gameVersion, players: fixture.onlinePlayers, fps: 58.5, uptimeSeconds: 3 * 3600 });
+  events.push({
+    id: randomUUID(),
+    type: 'server.status',
+    ts: nowMs,
+    online: true,
+    map: server.map,
+    gameVersion: server.gameVersion,
+    players: fixture.onlinePlayers,
+    fps: 58.5,
+    uptimeSeconds: 3 * 3600,
+  });
   return events;
 }
 
@@ -100,8 +132,15 @@ function statusHistory(server: DemoFixture['servers'][number], nowMs: number, un
     const hour = (ts % 86_400_000) / 3600_000;
     const players = Math.max(0, Math.round(22 + 18 * Math.sin(((hour - 13) / 24) * 2 * Math.PI) + ((slot * 7) % 5) - 2));
     events.push({
-      id: stableUuid(`${server.id}:status:${slot}`), type: 'server.status', ts, online: true, map: server.map, gameVersion: server.gameVersion, players,
-      fps: Math.round((58 - players * 0.35 + ((slot * 3) % 4)) * 10) / 10, uptimeSeconds: (ts / 1000) % (6 * 3600),
+      id: stableUuid(`${server.id}:status:${slot}`),
+      type: 'server.status',
+      ts,
+      online: true,
+      map: server.map,
+      gameVersion: server.gameVersion,
+      players,
+      fps: Math.round((58 - players * 0.35 + ((slot * 3) % 4)) * 10) / 10,
+      uptimeSeconds: (ts / 1000) % (6 * 3600),
     });
   }
   return events;
@@ -120,7 +159,12 @@ export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<De
     const created = existing && !existing.revoked ? undefined : await registerServer(deps, account.id, { id: s.id, name: s.name });
     servers.push({ id: s.id, name: s.name, ingestToken: created?.ingestToken ?? '' });
   }
-  const credentials = await demoCredentials(deps, account.id, servers.map((s) => ({ id: s.id, ingestToken: s.ingestToken || undefined })), credentialsFile);
+  const credentials = await demoCredentials(
+    deps,
+    account.id,
+    servers.map((s) => ({ id: s.id, ingestToken: s.ingestToken || undefined })),
+    credentialsFile,
+  );
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
   for (const s of fixture.servers.slice(1)) {
@@ -132,7 +176,18 @@ export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<De
   const history = statusHistory(logged, nowMs, nowMs - 3600_000);
   for (let i = 0; i < history.length; i += 500) await ingestBatch(deps, logged.id, { events: history.slice(i, i + 500) });
   // The log names no map or game version: the server's metadata comes as one status event.
-  await ingestBatch(deps, logged.id, { events: [{ id: stableUuid(`${logged.id}:metadata`), type: 'server.status', ts: firstRunMs - 6 * 3600_000, online: true, map: logged.map, gameVersion: logged.gameVersion }] });
+  await ingestBatch(deps, logged.id, {
+    events: [
+      {
+        id: stableUuid(`${logged.id}:metadata`),
+        type: 'server.status',
+        ts: firstRunMs - 6 * 3600_000,
+        online: true,
+        map: logged.map,
+        gameVersion: logged.gameVersion,
+      },
+    ],
+  });
   const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, firstRunMs, nowMs);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
@@ -142,7 +197,10 @@ export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<De
   // The servers have no file paths (their hosts would pull the file): the sync records what each holds.
   // The worker, started before the demo loads, may be syncing the same file (its start-up job):
   // the sync tries such an overlap again itself.
-  const { failed } = await syncGameFiles(deps, servers.map((s) => ({ serverId: s.id, kind: 'bans' as const })));
+  const { failed } = await syncGameFiles(
+    deps,
+    servers.map((s) => ({ serverId: s.id, kind: 'bans' as const })),
+  );
   if (failed.length > 0) throw new Error(`demo ban files not synced: ${JSON.stringify(failed)}`);
   const admin = await demoAdmin(deps, account.id, credentialsFile ?? defaultCredentialsFile);
   const pooled = fixture.bans[0]!;
@@ -168,8 +226,15 @@ async function feedThroughAgent(deps: Deps, serverId: string, token: string, fir
     await writeFile(join(dir, historyFile), retime(history, shiftMs(firstRunMs)));
     await writeFile(join(dir, sessionFile.replace('.ADM', `_${nowMs}.ADM`)), retime(session, shiftMs(nowMs)));
     const agent = new Agent({
-      ...agentDefaults, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverId, token, logs: dir,
-      state: join(dir, 'agent-state.json'), utcOffsetMinutes: 0, once: true, log: deps.log,
+      ...agentDefaults,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      serverId,
+      token,
+      logs: dir,
+      state: join(dir, 'agent-state.json'),
+      utcOffsetMinutes: 0,
+      once: true,
+      log: deps.log,
     });
     return await agent.run(new AbortController().signal);
   } finally {

@@ -40,7 +40,7 @@ export async function rebuildServer(deps: Core & ServerReadDeps, serverId: strin
       }
     };
     let players = 0;
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const page = await totalsPage(tx, serverId, after, chunk);
       if (page.length === 0) break;
       await write('rebuild', new Map(page));

@@ -36,13 +36,17 @@ export async function reconcileDerivedState(deps: Core & ServerReadDeps): Promis
     }
     // Gone; ahead of PostgreSQL (restored from a backup, a failover that lost commits: later
     // batches would reuse those versions and be skipped); or lagging for longer than the grace.
-    const due = (w === null && version > 0) || (w !== null && w > version) || (w !== null && w < sinceVersion && now - sinceMs >= lagGraceMs);
+    const due =
+      (w === null && version > 0) || (w !== null && w > version) || (w !== null && w < sinceVersion && now - sinceMs >= lagGraceMs);
     if (due) {
       // One server failing to rebuild must not hold up the others: it is tried again next run.
-      const done = await rebuildServer(deps, id).then(() => true, (err: unknown) => {
-        deps.log.warn({ err, serverId: id }, 'rebuild failed; tried again at the next run');
-        return false;
-      });
+      const done = await rebuildServer(deps, id).then(
+        () => true,
+        (err: unknown) => {
+          deps.log.warn({ err, serverId: id }, 'rebuild failed; tried again at the next run');
+          return false;
+        },
+      );
       if (!done) continue;
       await deps.redis.hdel(laggingServersKey, id);
       rebuilt.push(id);

@@ -24,7 +24,11 @@ export class BanBatches {
   private readonly accounts = new Map<string, Account>();
 
   /** `accountIds`: the account of each ban file this round syncs (one entry per file). */
-  constructor(private readonly deps: Core, accountIds: string[], private readonly graceMs = 200) {
+  constructor(
+    private readonly deps: Core,
+    accountIds: string[],
+    private readonly graceMs = 200,
+  ) {
     for (const id of accountIds) {
       const account = this.accounts.get(id) ?? { unread: 0, waiting: [], running: false, timer: undefined };
       account.unread += 1;
@@ -64,7 +68,10 @@ export class BanBatches {
     account.running = true;
     const batch = account.waiting.splice(0);
     try {
-      const results = await syncAccountBans(this.deps, batch.map((w) => w.read));
+      const results = await syncAccountBans(
+        this.deps,
+        batch.map((w) => w.read),
+      );
       batch.forEach((w, i) => {
         const result = results[i]!;
         if (result instanceof Error) w.reject(result);

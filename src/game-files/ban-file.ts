@@ -16,7 +16,9 @@ export function banLines(platformId: string, dayzId?: string | null): string[] {
 }
 
 export const renderBanLines = (platformId: string, dayzId: string | null | undefined, eol: LineEnding) =>
-  banLines(platformId, dayzId).map((line) => line + eol).join('');
+  banLines(platformId, dayzId)
+    .map((line) => line + eol)
+    .join('');
 
 export const renderPriorityEntry = (platformId: string) => `${platformId};`;
 
@@ -53,12 +55,24 @@ function collect(tokens: string[]): ParsedIds {
 
 /** Reads ban.txt: one id per line. */
 export function parseBanFile(text: string): ParsedIds {
-  return collect(stripBom(text).split(/\r?\n|\r/).map(withoutComment));
+  return collect(
+    stripBom(text)
+      .split(/\r?\n|\r/)
+      .map(withoutComment),
+  );
 }
 
 /** Reads priority.txt: ids separated by `;` and line ends. */
 export function parsePriorityFile(text: string): ParsedIds {
-  return collect(stripBom(text).split(/\r?\n|\r/).flatMap((line) => withoutComment(line).split(';').map((t) => t.trim())));
+  return collect(
+    stripBom(text)
+      .split(/\r?\n|\r/)
+      .flatMap((line) =>
+        withoutComment(line)
+          .split(';')
+          .map((t) => t.trim()),
+      ),
+  );
 }
 
 /**

@@ -31,8 +31,16 @@ async function expireQueueEntries(deps: Core, nowIso: string): Promise<number> {
         if (list.some((e) => e.serverIds === null)) await insertAccountRequests(tx, accountId, ['priority'], nowIso);
         else await insertServerRequests(tx, scoped, ['priority'], nowIso);
         await insertAudit(tx, {
-          accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'worker', action: 'queue.expire',
-          targetType: 'queue', targetId: null, ip: null, details: { entryIds: list.map((e) => e.id), platformIds: list.map((e) => e.platformId) },
+          accountId,
+          at: nowIso,
+          actorType: 'system',
+          actorId: null,
+          actorName: 'worker',
+          action: 'queue.expire',
+          targetType: 'queue',
+          targetId: null,
+          ip: null,
+          details: { entryIds: list.map((e) => e.id), platformIds: list.map((e) => e.platformId) },
         });
       }
       return entries.length;

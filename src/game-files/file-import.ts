@@ -20,34 +20,72 @@ export async function importBanFile(tx: DbClient, accountId: string, serverId: s
     const steam = isSteam64(platformId);
     await lockPlayerBans(tx, accountId, steam ? dayzIdOf(platformId) : platformId);
     if (await activeBanOf(tx, accountId, steam ? [platformId, dayzIdOf(platformId)] : [platformId], nowIso)) continue;
-    created.push(await insertBan(tx, accountId, {
-      platformId, dayzId: steam ? dayzIdOf(platformId) : null, source: 'import', bannedAt: nowIso, expiresAt: null, createdBy: importer('ban.txt'),
-    }));
+    created.push(
+      await insertBan(tx, accountId, {
+        platformId,
+        dayzId: steam ? dayzIdOf(platformId) : null,
+        source: 'import',
+        bannedAt: nowIso,
+        expiresAt: null,
+        createdBy: importer('ban.txt'),
+      }),
+    );
   }
   if (created.length > 0) {
     await insertAudit(tx, {
-      accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'ban.txt import', action: 'ban.import-file',
-      targetType: 'server', targetId: serverId, ip: null, details: { banIds: created, entries: ids.length },
+      accountId,
+      at: nowIso,
+      actorType: 'system',
+      actorId: null,
+      actorName: 'ban.txt import',
+      action: 'ban.import-file',
+      targetType: 'server',
+      targetId: serverId,
+      ip: null,
+      details: { banIds: created, entries: ids.length },
     });
   }
   return created;
 }
 
 /** Imports the ids of a server's priority file as permanent queue entries of that server. */
-export async function importPriorityFile(tx: DbClient, accountId: string, serverId: string, ids: string[], nowIso: string): Promise<string[]> {
+export async function importPriorityFile(
+  tx: DbClient,
+  accountId: string,
+  serverId: string,
+  ids: string[],
+  nowIso: string,
+): Promise<string[]> {
   const created: string[] = [];
   for (const raw of ids) {
     const platformId = await canonicalPlatformId(tx, raw);
     if (await queuedOnServer(tx, accountId, serverId, platformId, nowIso)) continue;
-    const { entry, created: isNew } = await upsertQueueEntry(tx, accountId, {
-      platformId, serverIds: [serverId], expiresAt: null, source: 'import', createdBy: importer('priority.txt'),
-    }, nowIso);
+    const { entry, created: isNew } = await upsertQueueEntry(
+      tx,
+      accountId,
+      {
+        platformId,
+        serverIds: [serverId],
+        expiresAt: null,
+        source: 'import',
+        createdBy: importer('priority.txt'),
+      },
+      nowIso,
+    );
     if (isNew) created.push(entry.id);
   }
   if (created.length > 0) {
     await insertAudit(tx, {
-      accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'priority.txt import', action: 'queue.import-file',
-      targetType: 'server', targetId: serverId, ip: null, details: { entryIds: created, entries: ids.length },
+      accountId,
+      at: nowIso,
+      actorType: 'system',
+      actorId: null,
+      actorName: 'priority.txt import',
+      action: 'queue.import-file',
+      targetType: 'server',
+      targetId: serverId,
+      ip: null,
+      details: { entryIds: created, entries: ids.length },
     });
   }
   return created;

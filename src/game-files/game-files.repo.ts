@@ -34,7 +34,13 @@ export interface BanLine {
 // instead of 70-85).
 
 /** A page of the account's bans in force at `nowIso`, oldest first, after the keyset position. */
-export async function bansInForcePage(db: Queryable, accountId: string, nowIso: string, after: { bannedAt: string; id: string } | null, limit: number): Promise<BanLine[]> {
+export async function bansInForcePage(
+  db: Queryable,
+  accountId: string,
+  nowIso: string,
+  after: { bannedAt: string; id: string } | null,
+  limit: number,
+): Promise<BanLine[]> {
   const { rows } = await db.query<BanLine>({
     name: 'bans-in-force-page',
     text: `SELECT banned_at AS "bannedAt", id, platform_id AS "platformId", dayz_id AS "dayzId" FROM bans
@@ -51,7 +57,14 @@ export interface PriorityLine {
 }
 
 /** A page of the distinct players queued on the server at `nowIso`, in id order, after `afterId`. */
-export async function priorityPage(db: Queryable, accountId: string, serverId: string, nowIso: string, afterId: string | null, limit: number): Promise<PriorityLine[]> {
+export async function priorityPage(
+  db: Queryable,
+  accountId: string,
+  serverId: string,
+  nowIso: string,
+  afterId: string | null,
+  limit: number,
+): Promise<PriorityLine[]> {
   const { rows } = await db.query<PriorityLine>({
     name: 'priority-page',
     text: `SELECT DISTINCT platform_id AS "platformId" FROM priority_queue
@@ -96,8 +109,14 @@ const openAt = (e: string, at: string) => `${e}.added_at <= ${at} AND (${e}.remo
  * What a server's ban file gains and loses when the account's file, as recordBanFile left it, is
  * written over the one of its sync at `sinceIso` (null: its first sync; every ban is added).
  */
-export async function banFileChanges(db: Queryable, accountId: string, sinceIso: string | null): Promise<{ added: number; removed: number }> {
-  const { rows: [changes] } = await db.query<{ added: number; removed: number }>(
+export async function banFileChanges(
+  db: Queryable,
+  accountId: string,
+  sinceIso: string | null,
+): Promise<{ added: number; removed: number }> {
+  const {
+    rows: [changes],
+  } = await db.query<{ added: number; removed: number }>(
     `SELECT
        (SELECT count(*) FROM ban_file_entries e WHERE e.account_id = $1 AND e.removed_at IS NULL
           AND ($2::timestamptz IS NULL OR (e.added_at > $2 AND NOT EXISTS
@@ -116,11 +135,22 @@ export interface LastSync {
 }
 
 export async function lastSync(db: Queryable, serverId: string, kind: FileKind): Promise<LastSync | undefined> {
-  const { rows } = await db.query<LastSync>('SELECT path, sha256, synced_at AS "syncedAt" FROM game_file_syncs WHERE server_id = $1 AND kind = $2', [serverId, kind]);
+  const { rows } = await db.query<LastSync>(
+    'SELECT path, sha256, synced_at AS "syncedAt" FROM game_file_syncs WHERE server_id = $1 AND kind = $2',
+    [serverId, kind],
+  );
   return rows[0];
 }
 
-export async function saveSync(db: Queryable, serverId: string, kind: FileKind, path: string | null, sha256: string, entries: number, atIso: string): Promise<void> {
+export async function saveSync(
+  db: Queryable,
+  serverId: string,
+  kind: FileKind,
+  path: string | null,
+  sha256: string,
+  entries: number,
+  atIso: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO game_file_syncs (server_id, kind, path, sha256, entries, synced_at) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (server_id, kind) DO UPDATE SET path = excluded.path, sha256 = excluded.sha256, entries = excluded.entries, synced_at = excluded.synced_at`,

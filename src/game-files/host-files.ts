@@ -60,7 +60,8 @@ export async function locateHostFile(root: string, stored: string): Promise<Host
     at = join(at, part);
     const shown = parts.slice(0, i + 1).join('/');
     const st = await lstat(at).catch((err: unknown) => {
-      if (isMissing(err)) throw new HostFileRefused(`the folder ${shown} does not exist in GAME_FILES_DIR (the service creates no folders)`);
+      if (isMissing(err))
+        throw new HostFileRefused(`the folder ${shown} does not exist in GAME_FILES_DIR (the service creates no folders)`);
       throw err;
     });
     if (!st.isDirectory()) throw new HostFileRefused(`${shown} is ${kindOf(st)}, not a folder`);

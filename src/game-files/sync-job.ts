@@ -22,17 +22,26 @@ const lockKey = (serverId: string) => jobLockKey(`game-files:${serverId}`);
 /** Takes the free locks of these servers; returns the token of each taken. */
 async function lockServers(deps: Core, serverIds: string[]): Promise<Map<string, string>> {
   const taken = new Map<string, string>();
-  await Promise.all(serverIds.map(async (serverId) => {
-    const token = randomUUID();
-    if ((await deps.redis.set(lockKey(serverId), token, 'PX', lockMs(deps), 'NX')) === 'OK') taken.set(serverId, token);
-  }));
+  await Promise.all(
+    serverIds.map(async (serverId) => {
+      const token = randomUUID();
+      if ((await deps.redis.set(lockKey(serverId), token, 'PX', lockMs(deps), 'NX')) === 'OK') taken.set(serverId, token);
+    }),
+  );
   return taken;
 }
 
 async function auditFirstFailure(deps: Core, request: SyncRequest, f: Failure, nowIso: string): Promise<void> {
   await insertAudit(deps.db, {
-    accountId: f.accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'worker', action: 'files.sync-failed',
-    targetType: 'server', targetId: request.serverId, ip: null,
+    accountId: f.accountId,
+    at: nowIso,
+    actorType: 'system',
+    actorId: null,
+    actorName: 'worker',
+    action: 'files.sync-failed',
+    targetType: 'server',
+    targetId: request.serverId,
+    ip: null,
     details: { file: request.kind, path: f.path, error: f.error, refused: f.refused, timedOut: f.timedOut },
   });
 }
@@ -60,6 +69,10 @@ export async function drainSyncRequests(deps: Core): Promise<{ synced: SyncOutco
   } finally {
     // A server whose read or write outlasted its time limit keeps its lock until the lock runs
     // out: that work may still be running, and no second sync of its file starts beside it.
-    await Promise.all([...locks].filter(([serverId]) => !timedOut.has(serverId)).map(([serverId, token]) => deps.redis.releaseLock(lockKey(serverId), token)));
+    await Promise.all(
+      [...locks]
+        .filter(([serverId]) => !timedOut.has(serverId))
+        .map(([serverId, token]) => deps.redis.releaseLock(lockKey(serverId), token)),
+    );
   }
 }

@@ -44,12 +44,19 @@ function sayOff(deps: Core, target: SyncTarget, kind: FileKind, path: string): v
   const key = `${target.id}:${kind}`;
   if (saidOff.has(key)) return;
   saidOff.add(key);
-  deps.log.warn({ serverId: target.id, kind, path },
-    "files on the service's host are off (GAME_FILES_DIR is not set): this server's file there is neither read nor written; its agent keeps the file on the game host");
+  deps.log.warn(
+    { serverId: target.id, kind, path },
+    "files on the service's host are off (GAME_FILES_DIR is not set): this server's file there is neither read nor written; its agent keeps the file on the game host",
+  );
 }
 
 /** Reads the server's file of this kind (throws HostFileRefused for a path the rules refuse). */
-export async function readServerFile(deps: Core, target: SyncTarget, kind: FileKind, inUse: () => Promise<Map<string, number>>): Promise<OnDisk> {
+export async function readServerFile(
+  deps: Core,
+  target: SyncTarget,
+  kind: FileKind,
+  inUse: () => Promise<Map<string, number>>,
+): Promise<OnDisk> {
   const stored = pathOf(target, kind);
   if (!stored) return nothing(false);
   const root = deps.config.gameFilesDir;
@@ -58,7 +65,8 @@ export async function readServerFile(deps: Core, target: SyncTarget, kind: FileK
     return nothing(true);
   }
   const file = await locateHostFile(root, stored);
-  if (((await inUse()).get(file.path.toLowerCase()) ?? 0) > 1) throw new HostFileRefused(`${file.path} is named by another server's file path too: two servers never write one file`);
+  if (((await inUse()).get(file.path.toLowerCase()) ?? 0) > 1)
+    throw new HostFileRefused(`${file.path} is named by another server's file path too: two servers never write one file`);
   await removeStaleTemps(file.absolute);
   const content = await readHostFile(file);
   return { file, off: false, content, eol: (content && lineEndingOf(content.toString('utf8'))) ?? defaultLineEnding };

@@ -73,7 +73,11 @@ export async function markFailed(db: Queryable, request: SyncRequest, error: str
 
 /** Deletes a request that was served, unless it was renewed meanwhile (a newer seq). */
 export async function deleteRequest(db: Queryable, request: SyncRequest): Promise<void> {
-  await db.query('DELETE FROM file_sync_requests WHERE server_id = $1 AND kind = $2 AND seq = $3', [request.serverId, request.kind, request.seq]);
+  await db.query('DELETE FROM file_sync_requests WHERE server_id = $1 AND kind = $2 AND seq = $3', [
+    request.serverId,
+    request.kind,
+    request.seq,
+  ]);
 }
 
 /** Asks for a sync of both files of every live server of the accounts that ban or queue one of these players. */

@@ -45,10 +45,17 @@ const sha256 = (content: Buffer) => createHash('sha256').update(content).digest(
  * written stays recorded, so that turning them on again is not a first sync (whose import would
  * bring back the bans lifted meanwhile, still in the untouched file).
  */
-const recordedPath = (disk: OnDisk, last: LastSync | undefined) => disk.file?.path ?? (disk.off ? last?.path ?? null : null);
+const recordedPath = (disk: OnDisk, last: LastSync | undefined) => disk.file?.path ?? (disk.off ? (last?.path ?? null) : null);
 
 /** Imports a file's hand-written entries when the service has never synced that file. */
-async function importOnFirstSync(deps: Core, tx: DbClient, target: SyncTarget, kind: FileKind, disk: OnDisk, nowIso: string): Promise<number> {
+async function importOnFirstSync(
+  deps: Core,
+  tx: DbClient,
+  target: SyncTarget,
+  kind: FileKind,
+  disk: OnDisk,
+  nowIso: string,
+): Promise<number> {
   if (!disk.file || !disk.content) return 0;
   const last = await lastSync(tx, target.id, kind);
   // Recorded before paths had one normal form, an absolute path inside the folder is the same file.
@@ -73,7 +80,17 @@ const noChanges: BanFileChanges = async () => ({ added: 0, removed: 0 });
  * Records the sync of a file (written, or found current) and audits it when anything changed.
  * `banChanges` tells what a ban file gains and loses since the server's last sync.
  */
-async function record(deps: Core, tx: DbClient, read: ReadFile, kind: FileKind, file: RenderedFile, written: boolean, imported: number, nowIso: string, banChanges = noChanges): Promise<SyncOutcome> {
+async function record(
+  deps: Core,
+  tx: DbClient,
+  read: ReadFile,
+  kind: FileKind,
+  file: RenderedFile,
+  written: boolean,
+  imported: number,
+  nowIso: string,
+  banChanges = noChanges,
+): Promise<SyncOutcome> {
   const { target, disk } = read;
   const last = await lastSync(tx, target.id, kind);
   const path = recordedPath(disk, last);
@@ -81,8 +98,15 @@ async function record(deps: Core, tx: DbClient, read: ReadFile, kind: FileKind, 
   await saveSync(tx, target.id, kind, path, file.sha256, file.entries, nowIso);
   if (written || imported > 0 || recorded.added > 0 || recorded.removed > 0 || last?.sha256 !== file.sha256) {
     await insertAudit(tx, {
-      accountId: target.accountId, at: nowIso, actorType: 'system', actorId: null, actorName: 'worker', action: 'files.sync',
-      targetType: 'server', targetId: target.id, ip: null,
+      accountId: target.accountId,
+      at: nowIso,
+      actorType: 'system',
+      actorId: null,
+      actorName: 'worker',
+      action: 'files.sync',
+      targetType: 'server',
+      targetId: target.id,
+      ip: null,
       details: { file: kind, path, entries: file.entries, written, imported, ...(kind === 'bans' ? recorded : {}) },
     });
   }

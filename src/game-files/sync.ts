@@ -61,8 +61,14 @@ function failure(deps: Core, target: SyncTarget, kind: FileKind, err: unknown): 
   const path = pathOf(target, kind);
   const overlapped = logFailure(deps, err, { serverId: target.id, kind, path });
   return {
-    serverId: target.id, accountId: target.accountId, kind, path, error: (err as Error).message, overlapped,
-    refused: err instanceof HostFileRefused, timedOut: err instanceof TimedOut,
+    serverId: target.id,
+    accountId: target.accountId,
+    kind,
+    path,
+    error: (err as Error).message,
+    overlapped,
+    refused: err instanceof HostFileRefused,
+    timedOut: err instanceof TimedOut,
   };
 }
 
@@ -98,7 +104,10 @@ async function syncOnce(deps: Core, requests: SyncRequest[]): Promise<{ synced: 
     seen.add(`${serverId}:${kind}`);
     return [{ target, kind }];
   });
-  const batches = new BanBatches(deps, files.filter((f) => f.kind === 'bans').map((f) => f.target.accountId));
+  const batches = new BanBatches(
+    deps,
+    files.filter((f) => f.kind === 'bans').map((f) => f.target.accountId),
+  );
   const root = deps.config.gameFilesDir;
   let inUse: Promise<Map<string, number>> | undefined;
   const uses = () => (inUse ??= filesInUse(deps, root!));
@@ -108,14 +117,21 @@ async function syncOnce(deps: Core, requests: SyncRequest[]): Promise<{ synced: 
   await eachBounded(files, readsAtOnce, async ({ target, kind }) => {
     let disk;
     try {
-      disk = await withTimeLimit(readServerFile(deps, target, kind, uses), deps.config.gameFileSyncTimeoutMs, `reading ${pathOf(target, kind)}`);
+      disk = await withTimeLimit(
+        readServerFile(deps, target, kind, uses),
+        deps.config.gameFileSyncTimeoutMs,
+        `reading ${pathOf(target, kind)}`,
+      );
     } catch (err) {
       if (kind === 'bans') batches.skip(target.accountId);
       failed.push(failure(deps, target, kind, err));
       return;
     }
     const sync = kind === 'bans' ? batches.sync({ target, disk }) : syncPriority(deps, { target, disk });
-    const done = sync.then((outcome) => void synced.push(outcome), (err: unknown) => void failed.push(failure(deps, target, kind, err)));
+    const done = sync.then(
+      (outcome) => void synced.push(outcome),
+      (err: unknown) => void failed.push(failure(deps, target, kind, err)),
+    );
     // A ban file frees its lane at once (it waits for its account's others to be read); a priority
     // file, synced alone, keeps it, so the files in memory stay bounded.
     if (kind === 'bans') finished.push(done);

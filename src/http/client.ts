@@ -7,7 +7,9 @@ import { LRUCache } from 'lru-cache';
 export type ProxyTrust = (address: string) => boolean;
 
 export function proxyTrust(trusted: string[]): ProxyTrust {
-  const ranges = trusted.map((entry) => (entry.includes('/') ? ipaddr.parseCIDR(entry) : ipaddr.parseCIDR(`${entry}/${ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128}`)));
+  const ranges = trusted.map((entry) =>
+    entry.includes('/') ? ipaddr.parseCIDR(entry) : ipaddr.parseCIDR(`${entry}/${ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128}`),
+  );
   return (address) => {
     if (ranges.length === 0 || !ipaddr.isValid(address)) return false;
     const ip = normalise(ipaddr.parse(address));
@@ -15,13 +17,17 @@ export function proxyTrust(trusted: string[]): ProxyTrust {
   };
 }
 
-const normalise = (ip: ipaddr.IPv4 | ipaddr.IPv6) => (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip);
+const normalise = (ip: ipaddr.IPv4 | ipaddr.IPv6) =>
+  ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
 
 /** The client's address: the socket peer, or, behind trusted proxies, the nearest untrusted X-Forwarded-For hop. */
 export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string {
   let address = req.socket.remoteAddress ?? '';
   if (trust(address)) {
-    const hops = String(req.headers['x-forwarded-for'] ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     for (let i = hops.length - 1; i >= 0; i--) {
       address = hops[i]!;
       if (!trust(address)) break;
@@ -51,7 +57,12 @@ const canonical = remembered((address) => (ipaddr.isValid(address) ? normalise(i
 export function isHttps(req: IncomingMessage, trust: ProxyTrust): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
   if (!trust(req.socket.remoteAddress ?? '')) return false;
-  return String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim().toLowerCase() === 'https';
+  return (
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]!
+      .trim()
+      .toLowerCase() === 'https'
+  );
 }
 
 /** What a per-IP limit counts: the IPv4 address, or the /64 network of an IPv6 address. */

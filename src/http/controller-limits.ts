@@ -22,7 +22,8 @@ function scopedLimit(deps: Core, path: string, method: string): [string, number]
   // The sign-in budget guards passwords and the first owner's creation; reading whether setup is
   // done (the dashboard asks at every page load) is not an attempt, and spent it for an admin who
   // reloaded 17 times in a minute.
-  if (route === '/api/auth/login' || (path.startsWith('/api/setup/') && method !== 'GET' && method !== 'HEAD')) return ['auth', deps.config.rates.auth];
+  if (route === '/api/auth/login' || (path.startsWith('/api/setup/') && method !== 'GET' && method !== 'HEAD'))
+    return ['auth', deps.config.rates.auth];
   if (route === '/api/chat/action') return ['chat', deps.config.rates.chat];
   return undefined;
 }

@@ -24,18 +24,25 @@ function isStoreUnavailable(err: { code?: unknown; name?: unknown; message?: unk
   if (typeof err.code === 'string' && unavailableCodes.has(err.code)) return true;
   if (err.name === 'MaxRetriesPerRequestError') return true;
   const message = typeof err.message === 'string' ? err.message : '';
-  return /Command timed out|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|Connection terminated/.test(message);
+  return /Command timed out|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|Connection terminated/.test(
+    message,
+  );
 }
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const e = (typeof err === 'object' && err !== null ? err : {}) as {
-    status?: unknown; expose?: unknown; message?: unknown; code?: unknown; name?: unknown;
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+    code?: unknown;
+    name?: unknown;
   };
   const status = typeof e.status === 'number' ? e.status : 500;
   const code = codeForStatus[status];
   if (code && e.expose !== false) {
-    const message = status === 400 && /JSON|Unexpected token|parse/i.test(String(e.message)) ? 'request body is not valid JSON' : String(e.message);
+    const message =
+      status === 400 && /JSON|Unexpected token|parse/i.test(String(e.message)) ? 'request body is not valid JSON' : String(e.message);
     return new ApiError(code, message);
   }
   if (isStoreUnavailable(e)) return new ApiError('STORE_UNAVAILABLE', 'a data store is unavailable, try again shortly');

@@ -60,7 +60,16 @@ function spend(lease: Lease, limit: number, windowMs: number, now: number): Rate
 }
 
 /** Takes a new lease of the key (giving back the previous window's unspent tokens) and spends its first token. */
-async function renew(deps: LeaseDeps, scope: string, id: string, name: string, old: Lease | undefined, limit: number, windowMs: number, now: number): Promise<RateDecision> {
+async function renew(
+  deps: LeaseDeps,
+  scope: string,
+  id: string,
+  name: string,
+  old: Lease | undefined,
+  limit: number,
+  windowMs: number,
+  now: number,
+): Promise<RateDecision> {
   const slot = Math.floor(now / windowMs);
   const elapsed = now - slot * windowMs;
   const size = !old ? 1 : old.slot === slot ? Math.min(maxLease, old.size * 2) : Math.max(1, Math.floor(old.size / 2));
@@ -69,7 +78,15 @@ async function renew(deps: LeaseDeps, scope: string, id: string, name: string, o
   const lease: Lease = { slot, tokens: 0, current: 0, previous: 0, size, pending: new Promise<void>((resolve) => (settle = resolve)) };
   deps.caches.rateLeases.held.set(name, lease);
   try {
-    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed, size, giveBack)) as [number, number, number, number];
+    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(
+      rateKey(scope, id, slot),
+      rateKey(scope, id, slot - 1),
+      limit,
+      windowMs,
+      elapsed,
+      size,
+      giveBack,
+    )) as [number, number, number, number];
     Object.assign(lease, { tokens: granted, current, previous });
     if (granted === 0) return { allowed: false, limit, remaining: 0, resetMs: windowMs - elapsed, retryAfterMs };
     return spend(lease, limit, windowMs, now);

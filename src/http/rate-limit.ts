@@ -14,13 +14,27 @@ export interface RateDecision {
   retryAfterMs: number;
 }
 
-export async function takeRateToken(deps: Pick<Core, 'redis' | 'clock' | 'log'>, scope: string, id: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
+export async function takeRateToken(
+  deps: Pick<Core, 'redis' | 'clock' | 'log'>,
+  scope: string,
+  id: string,
+  limit: number,
+  windowMs = 60_000,
+): Promise<RateDecision> {
   const now = deps.clock.now();
   const slot = Math.floor(now / windowMs);
   const elapsed = now - slot * windowMs;
   const resetMs = windowMs - elapsed;
   try {
-    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(rateKey(scope, id, slot), rateKey(scope, id, slot - 1), limit, windowMs, elapsed, 1, 0)) as [number, number, number, number];
+    const [granted, current, previous, retryAfterMs] = (await deps.redis.slidingWindow(
+      rateKey(scope, id, slot),
+      rateKey(scope, id, slot - 1),
+      limit,
+      windowMs,
+      elapsed,
+      1,
+      0,
+    )) as [number, number, number, number];
     if (granted === 0) return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs };
     // What the window held before this request, as the script weighed it.
     const used = (previous * (windowMs - elapsed)) / windowMs + (current - 1);

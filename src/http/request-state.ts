@@ -23,7 +23,10 @@ export class RequestState {
   #clientIp?: string;
   #https?: boolean;
 
-  constructor(private readonly req: IncomingMessage, private readonly trust: ProxyTrust) {}
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly trust: ProxyTrust,
+  ) {}
 
   /** The client's address (see http/client.ts for when X-Forwarded-For counts). */
   get clientIp(): string {

@@ -17,7 +17,8 @@ const schemaDir = projectPath('schemas');
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
 
 /** A value that passed schemas/<K>: its type, with the fields Ajv filled from their defaults present. */
-export type Checked<K extends keyof SchemaTypes> = SchemaTypes[K] & Required<Pick<SchemaTypes[K], SchemaDefaults[K] & keyof SchemaTypes[K]>>;
+export type Checked<K extends keyof SchemaTypes> = SchemaTypes[K] &
+  Required<Pick<SchemaTypes[K], SchemaDefaults[K] & keyof SchemaTypes[K]>>;
 
 export const schemas: JsonSchema[] = readdirSync(schemaDir)
   .filter((file) => file.endsWith('.json'))
@@ -48,8 +49,15 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   if (first.keyword === 'additionalProperties') return `${where} has an unknown field "${String(first.params.additionalProperty)}"`;
   // A value that fits none of a field's alternatives (ts: a date-time or epoch milliseconds) is told
   // every alternative, not the first one's complaint alone ("ts must be string" for 1.5).
-  const choice = errors.find((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.instancePath === first.instancePath && first.schemaPath.startsWith(`${e.schemaPath}/`));
-  const told = choice ? errors.filter((e) => e.instancePath === first.instancePath && e.schemaPath.startsWith(`${choice.schemaPath}/`)) : [first];
+  const choice = errors.find(
+    (e) =>
+      (e.keyword === 'oneOf' || e.keyword === 'anyOf') &&
+      e.instancePath === first.instancePath &&
+      first.schemaPath.startsWith(`${e.schemaPath}/`),
+  );
+  const told = choice
+    ? errors.filter((e) => e.instancePath === first.instancePath && e.schemaPath.startsWith(`${choice.schemaPath}/`))
+    : [first];
   return `${where} ${[...new Set(told.map(complaint))].join(' or ')}`;
 }
 

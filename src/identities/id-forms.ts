@@ -33,7 +33,8 @@ export function dayzIdOf(steam64: string): string {
 // Ingestion derives both forms for every player of every batch: the one-shot crypto.hash (Node
 // 20.12+, Deno) costs a quarter of createHash; older Node 20 falls back to it.
 const oneShot = crypto.hash as typeof crypto.hash | undefined;
-const sha256Base64 = (text: string) => (oneShot ? oneShot('sha256', text, 'base64') : crypto.createHash('sha256').update(text).digest('base64'));
+const sha256Base64 = (text: string) =>
+  oneShot ? oneShot('sha256', text, 'base64') : crypto.createHash('sha256').update(text).digest('base64');
 const md5Hex = (bytes: Buffer) => (oneShot ? oneShot('md5', bytes, 'hex') : crypto.createHash('md5').update(bytes).digest('hex'));
 
 /** The BattlEye GUID: hex MD5 of the bytes "BE" followed by the Steam64 as 8 little-endian bytes. */

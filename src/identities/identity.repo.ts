@@ -72,9 +72,7 @@ export async function accountsConcerned(db: Queryable, serverIds: string[], plat
 }
 
 /** Creates the Steam64's player row (with its DayZ ID and GUID) or widens its seen window. */
-export async function upsertMergedPlayer(
-  db: Queryable, row: PlayerRow, dayzId: string, beGuid: string,
-): Promise<void> {
+export async function upsertMergedPlayer(db: Queryable, row: PlayerRow, dayzId: string, beGuid: string): Promise<void> {
   await db.query(
     `INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (platform_id) DO UPDATE SET
@@ -91,8 +89,16 @@ export async function upsertMergedPlayer(
  * player row.
  */
 export async function moveRecords(db: Queryable, fromId: string, intoId: string, serverIds: string[], atIso: string): Promise<void> {
-  await db.query('UPDATE kills SET killer_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND killer_platform_id = $1', [fromId, intoId, serverIds]);
-  await db.query('UPDATE kills SET victim_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND victim_platform_id = $1', [fromId, intoId, serverIds]);
+  await db.query('UPDATE kills SET killer_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND killer_platform_id = $1', [
+    fromId,
+    intoId,
+    serverIds,
+  ]);
+  await db.query('UPDATE kills SET victim_platform_id = $2 WHERE server_id = ANY($3::uuid[]) AND victim_platform_id = $1', [
+    fromId,
+    intoId,
+    serverIds,
+  ]);
   await db.query('UPDATE bans SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
   await db.query('UPDATE trust_entries SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);
   await db.query('UPDATE player_links SET platform_id = $2 WHERE platform_id = $1', [fromId, intoId]);

@@ -15,7 +15,14 @@ import { completeMovedBans, moveGameFileRecords } from '../game-files/player-mer
 import { invalidateTrustScores } from '../trust/lookup.ts';
 import type { TrustDeps } from '../trust/lookup.ts';
 import {
-  accountsConcerned, bumpDerivedVersions, existingPlayers, lockIdentitiesExclusive, lockPlayers, moveRecords, serversOfPlayer, upsertMergedPlayer,
+  accountsConcerned,
+  bumpDerivedVersions,
+  existingPlayers,
+  lockIdentitiesExclusive,
+  lockPlayers,
+  moveRecords,
+  serversOfPlayer,
+  upsertMergedPlayer,
 } from './identity.repo.ts';
 
 export interface MergeActor {
@@ -35,7 +42,12 @@ export class IdentityLinkError extends Error {}
  * Merges `fromId` (a DayZ ID, which must be the Steam64's, or a console id) into `steam64`.
  * Returns merged: false when there was nothing to move (already merged, or never seen).
  */
-export async function mergeIntoSteam64(deps: TrustDeps & ServerReadDeps, fromId: string, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
+export async function mergeIntoSteam64(
+  deps: TrustDeps & ServerReadDeps,
+  fromId: string,
+  steam64: string,
+  actor: MergeActor = { type: 'system' },
+): Promise<MergeResult> {
   if (!isSteam64(steam64)) throw new IdentityLinkError(`${steam64} is not a Steam64`);
   if (isDayzId(fromId) ? dayzIdOf(steam64) !== fromId : !isConsoleId(fromId)) {
     throw new IdentityLinkError(`${fromId} is neither the DayZ ID of ${steam64} nor a console id`);
@@ -54,11 +66,21 @@ export async function mergeIntoSteam64(deps: TrustDeps & ServerReadDeps, fromId:
     }
     const into = rows.get(steam64);
     const newest = !into || (from && from.lastSeenAt > into.lastSeenAt) ? from : into;
-    await upsertMergedPlayer(tx, {
-      platformId: steam64, name: newest?.name ?? into?.name ?? steam64,
-      firstSeenAt: [from?.firstSeenAt, into?.firstSeenAt].filter((x): x is string => !!x).sort()[0] ?? atIso,
-      lastSeenAt: [from?.lastSeenAt, into?.lastSeenAt].filter((x): x is string => !!x).sort().at(-1) ?? atIso,
-    }, dayzIdOf(steam64), battleyeGuidOf(steam64));
+    await upsertMergedPlayer(
+      tx,
+      {
+        platformId: steam64,
+        name: newest?.name ?? into?.name ?? steam64,
+        firstSeenAt: [from?.firstSeenAt, into?.firstSeenAt].filter((x): x is string => !!x).sort()[0] ?? atIso,
+        lastSeenAt:
+          [from?.lastSeenAt, into?.lastSeenAt]
+            .filter((x): x is string => !!x)
+            .sort()
+            .at(-1) ?? atIso,
+      },
+      dayzIdOf(steam64),
+      battleyeGuidOf(steam64),
+    );
     // Server locks only now, after every player row this merge writes (the Steam64's may be new):
     // a batch writes its player rows before it takes its server's lock, so the two never wait on
     // each other in a circle.
@@ -75,8 +97,16 @@ export async function mergeIntoSteam64(deps: TrustDeps & ServerReadDeps, fromId:
     await bumpDerivedVersions(tx, servers);
     for (const accountId of accounts.length > 0 ? accounts : [null]) {
       await insertAudit(tx, {
-        accountId, at: atIso, actorType: actor.type, actorId: actor.id ?? null, actorName: actor.name ?? null,
-        action: 'player.merged', targetType: 'player', targetId: steam64, ip: null, details: { from: fromId, into: steam64, servers },
+        accountId,
+        at: atIso,
+        actorType: actor.type,
+        actorId: actor.id ?? null,
+        actorName: actor.name ?? null,
+        action: 'player.merged',
+        targetType: 'player',
+        targetId: steam64,
+        ip: null,
+        details: { from: fromId, into: steam64, servers },
       });
     }
     return { merged: true, servers };
@@ -99,7 +129,11 @@ export async function mergeIntoSteam64(deps: TrustDeps & ServerReadDeps, fromId:
  * an admin): its DayZ ID, if it is a player of its own, is merged into it. Call after the change
  * that named the Steam64 is committed.
  */
-export async function learnSteam64(deps: TrustDeps & ServerReadDeps, steam64: string, actor: MergeActor = { type: 'system' }): Promise<MergeResult> {
+export async function learnSteam64(
+  deps: TrustDeps & ServerReadDeps,
+  steam64: string,
+  actor: MergeActor = { type: 'system' },
+): Promise<MergeResult> {
   if (!isSteam64(steam64)) return { merged: false, servers: [] };
   const dayzId = dayzIdOf(steam64);
   if ((await existingPlayers(deps.db, [dayzId])).size === 0) return { merged: false, servers: [] };

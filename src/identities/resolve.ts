@@ -23,7 +23,10 @@ export async function resolvePlatformId(db: Queryable, id: string): Promise<stri
  * appear, except from a batch that raced its first sighting, which the next check after the minute
  * finds.
  */
-export const checkedLately = (checked: LRUCache<string, true>) => (steam64: string): boolean => checked.has(steam64);
+export const checkedLately =
+  (checked: LRUCache<string, true>) =>
+  (steam64: string): boolean =>
+    checked.has(steam64);
 
 /** After a batch's lookup: the Steam64s without a DayZ-ID player left are checked; a merge found due is not, so it is retried. */
 export function settleMerges(lookedUp: string[], due: { dayzId: string; steam64: string }[], checked: LRUCache<string, true>): void {

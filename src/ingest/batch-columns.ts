@@ -31,23 +31,44 @@ function idsOf(events: readonly IngestEvent[]): Set<string> {
 const field = (events: readonly IngestEvent[], pick: (e: IngestEvent) => ArrayElement): Column => events.map(pick);
 
 /** `checkedLately`: whether a Steam64 was looked up for merges lately (src/identities/resolve.ts). */
-export function batchColumns(events: readonly IngestEvent[], arrivalMs: number, onlineWindowMs: number, checkedLately: (steam64: string) => boolean): BatchColumns {
+export function batchColumns(
+  events: readonly IngestEvent[],
+  arrivalMs: number,
+  onlineWindowMs: number,
+  checkedLately: (steam64: string) => boolean,
+): BatchColumns {
   const ids = [...idsOf(events)];
   const steam64s = ids.filter(isSteam64);
   const kill = (e: IngestEvent) => (e.type === 'kill' ? e : null);
   const status = (e: IngestEvent) => (e.type === 'server.status' ? e : null);
   const eventColumns: Column[] = [
-    field(events, (e) => e.id), field(events, (e) => isoOfMs(e.sentMs)), field(events, (e) => isoOfMs(e.tsMs)), field(events, (e) => e.type),
-    field(events, (e) => (e.type === 'kill' ? e.victim.platformId : e.type === 'shots' ? e.platformId : 'player' in e ? e.player.platformId : null)),
+    field(events, (e) => e.id),
+    field(events, (e) => isoOfMs(e.sentMs)),
+    field(events, (e) => isoOfMs(e.tsMs)),
+    field(events, (e) => e.type),
+    field(events, (e) =>
+      e.type === 'kill' ? e.victim.platformId : e.type === 'shots' ? e.platformId : 'player' in e ? e.player.platformId : null,
+    ),
     field(events, (e) => (e.type === 'kill' ? e.victim.name : 'player' in e ? e.player.name : null)),
-    field(events, (e) => kill(e)?.killer.platformId), field(events, (e) => kill(e)?.killer.name),
-    field(events, (e) => kill(e)?.weapon), field(events, (e) => kill(e)?.distance), field(events, (e) => kill(e)?.isHeadshot), field(events, (e) => kill(e)?.hitZone),
-    field(events, (e) => (e.type === 'shots' ? e.fired : null)), field(events, (e) => (e.type === 'shots' ? e.hits : null)),
-    field(events, (e) => status(e)?.online), field(events, (e) => status(e)?.map), field(events, (e) => status(e)?.gameVersion),
-    field(events, (e) => status(e)?.players), field(events, (e) => status(e)?.fps), field(events, (e) => status(e)?.uptimeSeconds),
+    field(events, (e) => kill(e)?.killer.platformId),
+    field(events, (e) => kill(e)?.killer.name),
+    field(events, (e) => kill(e)?.weapon),
+    field(events, (e) => kill(e)?.distance),
+    field(events, (e) => kill(e)?.isHeadshot),
+    field(events, (e) => kill(e)?.hitZone),
+    field(events, (e) => (e.type === 'shots' ? e.fired : null)),
+    field(events, (e) => (e.type === 'shots' ? e.hits : null)),
+    field(events, (e) => status(e)?.online),
+    field(events, (e) => status(e)?.map),
+    field(events, (e) => status(e)?.gameVersion),
+    field(events, (e) => status(e)?.players),
+    field(events, (e) => status(e)?.fps),
+    field(events, (e) => status(e)?.uptimeSeconds),
   ];
   return {
-    receivedAt: isoOfMs(arrivalMs), onlineWindowMs, aliasIds: ids.filter((id) => !isSteam64(id)),
+    receivedAt: isoOfMs(arrivalMs),
+    onlineWindowMs,
+    aliasIds: ids.filter((id) => !isSteam64(id)),
     steam64s: [steam64s, steam64s.map(dayzIdOf), steam64s.map(battleyeGuidOf), steam64s.map((id) => !checkedLately(id))],
     events: eventColumns,
   };

@@ -30,7 +30,10 @@ export class BatchGroups {
   private readonly inCall = new Map<string, number>();
 
   /** `connection` bounds the connections the calls hold (src/ingest/ingest-gate.ts). */
-  constructor(private readonly deps: IngestDeps, private readonly connection: DbSlot) {}
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly connection: DbSlot,
+  ) {}
 
   apply(serverId: string, columns: BatchColumns): Promise<AppliedBatch> {
     return new Promise((resolve, reject) => {

@@ -66,7 +66,8 @@ export function dropClaimDayIfExpired(db: Db, { table }: ClaimDay, sinceIso: str
     await tx.query(byReceiptIndex);
     const name = pg.escapeIdentifier(table);
     const live = async () =>
-      (await tx.query<{ live: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE received_at >= $1::timestamptz) AS live`, [sinceIso])).rows[0]!.live;
+      (await tx.query<{ live: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE received_at >= $1::timestamptz) AS live`, [sinceIso]))
+        .rows[0]!.live;
     if (await live()) return false;
     await tx.query('LOCK TABLE event_claims IN ACCESS EXCLUSIVE MODE');
     if (await live()) return false;

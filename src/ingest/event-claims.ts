@@ -5,7 +5,14 @@
 // version's table.
 import type { Core } from '../core.ts';
 import { isoOfMs } from '../store/iso-time.ts';
-import { addClaimDay, claimDays, deleteOtherClaimsBefore, dropClaimDayIfExpired, otherDaysTable, summariseReceipts } from './event-claims.repo.ts';
+import {
+  addClaimDay,
+  claimDays,
+  deleteOtherClaimsBefore,
+  dropClaimDayIfExpired,
+  otherDaysTable,
+  summariseReceipts,
+} from './event-claims.repo.ts';
 
 /** How long an event's claim is kept after it was received: a retry later than that counts again. */
 export const eventIdRetentionMs = 7 * 24 * 3600_000;

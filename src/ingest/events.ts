@@ -6,7 +6,16 @@ import { badRequest } from '../http/errors.ts';
 import { normaliseJsonText } from '../http/text.ts';
 import { isSteam64 } from '../identities/id-forms.ts';
 
-export const eventTypes = ['server.status', 'server.started', 'player.connect', 'player.disconnect', 'player.heartbeat', 'kill', 'shots', 'death'] as const;
+export const eventTypes = [
+  'server.status',
+  'server.started',
+  'player.connect',
+  'player.disconnect',
+  'player.heartbeat',
+  'kill',
+  'shots',
+  'death',
+] as const;
 export type EventType = (typeof eventTypes)[number];
 
 /** What ended a life with no player killer; the list is closed. */
@@ -34,7 +43,15 @@ interface Base {
 }
 
 export type IngestEvent =
-  | (Base & { type: 'server.status'; online: boolean; map?: string; gameVersion?: string; players?: number; fps?: number; uptimeSeconds?: number })
+  | (Base & {
+      type: 'server.status';
+      online: boolean;
+      map?: string;
+      gameVersion?: string;
+      players?: number;
+      fps?: number;
+      uptimeSeconds?: number;
+    })
   | (Base & { type: 'server.started' })
   | (Base & { type: 'player.connect' | 'player.disconnect' | 'player.heartbeat'; player: Player })
   | (Base & { type: 'kill'; killer: Player; victim: Player; weapon: string; distance: number; isHeadshot: boolean; hitZone: string | null })
@@ -117,9 +134,17 @@ function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
   switch (type) {
     case 'server.status':
       return {
-        index, id, tsMs, sentMs, type, online: raw.online as boolean,
-        map: raw.map as string | undefined, gameVersion: raw.gameVersion as string | undefined,
-        players: raw.players as number | undefined, fps: raw.fps as number | undefined, uptimeSeconds: raw.uptimeSeconds as number | undefined,
+        index,
+        id,
+        tsMs,
+        sentMs,
+        type,
+        online: raw.online as boolean,
+        map: raw.map as string | undefined,
+        gameVersion: raw.gameVersion as string | undefined,
+        players: raw.players as number | undefined,
+        fps: raw.fps as number | undefined,
+        uptimeSeconds: raw.uptimeSeconds as number | undefined,
       };
     case 'server.started':
       return { index, id, tsMs, sentMs, type };
@@ -131,8 +156,17 @@ function normalise(raw: Raw, index: number, arrivalMs: number): IngestEvent {
       return { index, id, tsMs, sentMs, type, player: player(raw), cause: raw.cause as DeathCause };
     case 'kill':
       return {
-        index, id, tsMs, sentMs, type, killer: player(raw.killer), victim: player(raw.victim), weapon: raw.weapon as string,
-        distance: raw.distance as number, isHeadshot: raw.isHeadshot as boolean, hitZone: (raw.hitZone as string | undefined) ?? null,
+        index,
+        id,
+        tsMs,
+        sentMs,
+        type,
+        killer: player(raw.killer),
+        victim: player(raw.victim),
+        weapon: raw.weapon as string,
+        distance: raw.distance as number,
+        isHeadshot: raw.isHeadshot as boolean,
+        hitZone: (raw.hitZone as string | undefined) ?? null,
       };
     case 'shots':
       return { index, id, tsMs, sentMs, type, platformId: raw.platformId as string, fired: raw.fired as number, hits: raw.hits as number };

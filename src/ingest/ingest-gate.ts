@@ -94,7 +94,10 @@ export class IngestGate {
 
   /** A batch is always admitted into an empty process, however large (the body limit bounds it). */
   private full(serverBusy: number, bodyBytes: number): boolean {
-    return serverBusy >= perServerInFlight + perServerQueued || this.admitted >= allAdmitted
-      || (this.admitted > 0 && this.admittedBytes + bodyBytes > admittedBodyBytes);
+    return (
+      serverBusy >= perServerInFlight + perServerQueued ||
+      this.admitted >= allAdmitted ||
+      (this.admitted > 0 && this.admittedBytes + bodyBytes > admittedBodyBytes)
+    );
   }
 }

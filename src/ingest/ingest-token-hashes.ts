@@ -19,7 +19,11 @@ export class IngestTokenHashes {
   /** Counts drops: a read under way while one happened may have read the old hash, and is not kept. */
   private drops = 0;
 
-  constructor(private readonly clock: Clock, readonly maxAgeMs: number, private readonly max = 50_000) {}
+  constructor(
+    private readonly clock: Clock,
+    readonly maxAgeMs: number,
+    private readonly max = 50_000,
+  ) {}
 
   /** The server's hash as read within maxAgeMs; undefined when it must be read. */
   get(serverId: string): Buffer | undefined {
@@ -79,13 +83,19 @@ export class IngestTokenHashes {
 /** Refreshes the hashes every half maxAgeMs until the returned function is called. */
 export function refreshIngestTokenHashes(hashes: IngestTokenHashes, db: Queryable, onError: (err: unknown) => void): () => void {
   let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    hashes.refresh(db).catch(onError).finally(() => {
-      running = false;
-    });
-  }, Math.max(500, hashes.maxAgeMs / 2));
+  const timer = setInterval(
+    () => {
+      if (running) return;
+      running = true;
+      hashes
+        .refresh(db)
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    },
+    Math.max(500, hashes.maxAgeMs / 2),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

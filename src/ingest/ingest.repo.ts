@@ -36,12 +36,25 @@ const madeAgain = new Set(['40P01', '23514']);
 const attempts = 5;
 
 /** The call's totals: a row per player, its platform id then its totals (timestamps as epoch ms). */
-const totalsOf = (json: string) => new Map((JSON.parse(json) as [string, ...TotalsTuple][]).map(([id, ...totals]) => [id, totalsOfTuple(totals)] as const));
+const totalsOf = (json: string) =>
+  new Map((JSON.parse(json) as [string, ...TotalsTuple][]).map(([id, ...totals]) => [id, totalsOfTuple(totals)] as const));
 
-type Row = Omit<ServerRecord, 'id'> & { id: string | null; batch: number; accepted: number; started: boolean; totals: string | null; checked: string[]; orphans: string[]; orphansOf: string[] };
+type Row = Omit<ServerRecord, 'id'> & {
+  id: string | null;
+  batch: number;
+  accepted: number;
+  started: boolean;
+  totals: string | null;
+  checked: string[];
+  orphans: string[];
+  orphansOf: string[];
+};
 
 const appliedOf = ({ batch: _batch, accepted, started, totals, checked, orphans, orphansOf, ...server }: Row): AppliedBatch => ({
-  accepted, started, checked, totals: totals === null ? undefined : totalsOf(totals),
+  accepted,
+  started,
+  checked,
+  totals: totals === null ? undefined : totalsOf(totals),
   server: server.id === null ? undefined : (server as ServerRecord),
   orphans: orphans.map((dayzId, i) => ({ dayzId, steam64: orphansOf[i]! })),
 });
@@ -55,7 +68,11 @@ export interface ServerBatch {
 /** The Steam64s of several batches, each once: looked up for merges when any batch asks. */
 function steam64Columns(group: ServerBatch[]): Column[] {
   const rows = new Map<string, [string, string, string, boolean]>();
-  for (const { columns: { steam64s: [ids, dayz, be, lookUp] } } of group) {
+  for (const {
+    columns: {
+      steam64s: [ids, dayz, be, lookUp],
+    },
+  } of group) {
     ids.forEach((id, i) => {
       const known = rows.get(id);
       if (known) known[3] ||= lookUp[i]!;
@@ -70,8 +87,11 @@ function steam64Columns(group: ServerBatch[]): Column[] {
 function callValues(group: ServerBatch[]): unknown[] {
   const events = group.map((b) => b.columns.events);
   return [
-    pgArray(group.map((b) => b.serverId)), pgArray(group.map((b) => b.columns.receivedAt)), `${group[0]!.columns.onlineWindowMs} milliseconds`,
-    pgArray([...new Set(group.flatMap((b) => b.columns.aliasIds))]), ...steam64Columns(group).map(pgArray),
+    pgArray(group.map((b) => b.serverId)),
+    pgArray(group.map((b) => b.columns.receivedAt)),
+    `${group[0]!.columns.onlineWindowMs} milliseconds`,
+    pgArray([...new Set(group.flatMap((b) => b.columns.aliasIds))]),
+    ...steam64Columns(group).map(pgArray),
     pgArray(events.flatMap((columns, b) => columns[0]!.map(() => b + 1))),
     ...events[0]!.map((_, j) => pgArray(events.flatMap((columns) => columns[j]!))),
   ];

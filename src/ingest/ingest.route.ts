@@ -20,19 +20,28 @@ export function ingestRouter(deps: IngestDeps & IngestTokenDeps): Router<AppStat
   const groups = new BatchGroups(deps, (work) => gate.connection(work));
   const apply: IngestSlots['apply'] = (serverId, columns) => groups.apply(serverId, columns);
   const body = jsonParser(deps.config.ingestBodyLimitBytes);
-  const bodyBytesOf = (ctx: { request: { length: number | undefined } }) => countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
+  const bodyBytesOf = (ctx: { request: { length: number | undefined } }) =>
+    countedBodyBytes(ctx.request.length, deps.config.ingestBodyLimitBytes);
 
-  router.post('/api/servers/:serverId/events', async (ctx, next) => {
-    const serverId = ctx.params.serverId!;
-    await admitIngestToken(deps, ctx, serverId);
-    if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
-    gate.refuseWhenFull(serverId, bodyBytesOf(ctx));
-    await next();
-  }, body, async (ctx) => {
-    const serverId = ctx.params.serverId!;
-    const bytes = bodyBytesOf(ctx);
-    ctx.body = await ingestBatch(deps, serverId, ctx.request.body, { turn: (work) => gate.run(serverId, bytes, work), apply }) satisfies IngestResult;
-  });
+  router.post(
+    '/api/servers/:serverId/events',
+    async (ctx, next) => {
+      const serverId = ctx.params.serverId!;
+      await admitIngestToken(deps, ctx, serverId);
+      if (!ctx.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the batch as application/json');
+      gate.refuseWhenFull(serverId, bodyBytesOf(ctx));
+      await next();
+    },
+    body,
+    async (ctx) => {
+      const serverId = ctx.params.serverId!;
+      const bytes = bodyBytesOf(ctx);
+      ctx.body = (await ingestBatch(deps, serverId, ctx.request.body, {
+        turn: (work) => gate.run(serverId, bytes, work),
+        apply,
+      })) satisfies IngestResult;
+    },
+  );
 
   return router;
 }

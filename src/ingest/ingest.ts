@@ -62,7 +62,12 @@ export const eachAsItComes = (deps: IngestDeps): IngestSlots => ({
  * Applies a batch. Only its PostgreSQL phase runs in the server's turn: parsing before it and the
  * Redis writes after the commit hold no connection, so they need no turn.
  */
-export async function ingestBatch(deps: IngestDeps, serverId: string, body: unknown, slots: IngestSlots = eachAsItComes(deps)): Promise<IngestResult> {
+export async function ingestBatch(
+  deps: IngestDeps,
+  serverId: string,
+  body: unknown,
+  slots: IngestSlots = eachAsItComes(deps),
+): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
@@ -87,11 +92,24 @@ export interface CommittedBatch {
 }
 
 /** The batch's PostgreSQL phase: one call. */
-export async function commitBatch(deps: IngestDeps, serverId: string, events: IngestEvent[], arrivalMs: number, apply = eachAsItComes(deps).apply): Promise<CommittedBatch> {
+export async function commitBatch(
+  deps: IngestDeps,
+  serverId: string,
+  events: IngestEvent[],
+  arrivalMs: number,
+  apply = eachAsItComes(deps).apply,
+): Promise<CommittedBatch> {
   const applied = await apply(serverId, batchColumns(events, arrivalMs, onlineWindowMs, checkedLately(deps.caches.mergeChecked)));
   settleMerges(applied.checked, applied.orphans, deps.caches.mergeChecked);
-  const change = applied.server && applied.totals ? { version: applied.server.version, totals: applied.totals, statusJson: JSON.stringify(applied.server) } : undefined;
-  return { result: { accepted: applied.accepted, duplicates: events.length - applied.accepted, started: applied.started }, merges: applied.orphans, change };
+  const change =
+    applied.server && applied.totals
+      ? { version: applied.server.version, totals: applied.totals, statusJson: JSON.stringify(applied.server) }
+      : undefined;
+  return {
+    result: { accepted: applied.accepted, duplicates: events.length - applied.accepted, started: applied.started },
+    merges: applied.orphans,
+    change,
+  };
 }
 
 /**

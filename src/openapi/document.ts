@@ -18,9 +18,22 @@ import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
 import { limitsOperations } from '../limits/openapi.ts';
 
-export const operations: Operation[] = [...healthOperations, ...openApiOperations, ...dataApiOperations, ...ingestOperations, ...controllerOperations, ...chatOperations,
-  ...banOperations, ...gameFileOperations, ...queueOperations, ...commandOperations, ...serverViewOperations, ...trustPublicOperations,
-  ...storeWebhookOperations, ...limitsOperations];
+export const operations: Operation[] = [
+  ...healthOperations,
+  ...openApiOperations,
+  ...dataApiOperations,
+  ...ingestOperations,
+  ...controllerOperations,
+  ...chatOperations,
+  ...banOperations,
+  ...gameFileOperations,
+  ...queueOperations,
+  ...commandOperations,
+  ...serverViewOperations,
+  ...trustPublicOperations,
+  ...storeWebhookOperations,
+  ...limitsOperations,
+];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));
 const ref = (id: string) => ({ $ref: `#/components/schemas/${byId.get(id)!.title}` });
@@ -44,7 +57,11 @@ function component(schema: JsonSchema): Record<string, unknown> {
 
 function parameters(op: Operation) {
   const params: Record<string, unknown>[] = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
-    name, in: 'path', required: true, description, schema: { type: 'string' },
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string' },
   }));
   const query = op.query ? byId.get(op.query) : undefined;
   for (const [name, schema] of Object.entries((query?.properties ?? {}) as Record<string, { description?: string }>)) {
@@ -65,9 +82,12 @@ const securityOf = {
 };
 
 function operationObject(op: Operation) {
-  const responses = Object.fromEntries(Object.entries(op.responses).map(([status, [description, schema]]) => [
-    status, { description, ...(schema ? { content: { 'application/json': { schema: ref(schema) } } } : {}) },
-  ]));
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, [description, schema]]) => [
+      status,
+      { description, ...(schema ? { content: { 'application/json': { schema: ref(schema) } } } : {}) },
+    ]),
+  );
   return {
     summary: op.summary,
     tags: [op.tag],
@@ -87,7 +107,8 @@ export function buildOpenApiDocument() {
     info: {
       title: 'Game-server data, trust and controller API',
       version: '1.0.0',
-      description: 'Data API (read-only, API-key scoped to one account), game-server ingestion, and the controller API under /api (session login, users, accounts, servers, API keys, audit).',
+      description:
+        'Data API (read-only, API-key scoped to one account), game-server ingestion, and the controller API under /api (session login, users, accounts, servers, API keys, audit).',
     },
     servers: [{ url: '/' }],
     paths,
@@ -97,15 +118,46 @@ export function buildOpenApiDocument() {
         bearerApiKey: { type: 'http', scheme: 'bearer', description: 'Data API key (svc_...)' },
         headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Service-Api-Key' },
         ingestToken: { type: 'http', scheme: 'bearer', description: "a server's ingest token (svci_...)" },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'auth-token', description: 'set by login; unsafe methods must echo the csrf-token cookie in X-CSRF-Token' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'auth-token',
+          description: 'set by login; unsafe methods must echo the csrf-token cookie in X-CSRF-Token',
+        },
         sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'the token returned by login' },
-        chatTimestamp: { type: 'apiKey', in: 'header', name: 'X-Chat-Timestamp', description: 'unix seconds; 300 s either way of the service clock' },
+        chatTimestamp: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Chat-Timestamp',
+          description: 'unix seconds; 300 s either way of the service clock',
+        },
         bearerPartnerKey: { type: 'http', scheme: 'bearer', description: 'partner key of the trust export (svcp_...)' },
         headerPartnerKey: { type: 'apiKey', in: 'header', name: 'x-service-partner-key' },
-        chatBot: { type: 'apiKey', in: 'header', name: 'X-Chat-Bot', description: "the id of the community's chat bot that signs the call (none: the operator's bot, CHAT_SIGNING_SECRET)" },
-        chatSignature: { type: 'apiKey', in: 'header', name: 'X-Chat-Signature', description: 'sha256=<hex HMAC-SHA256(the bot\'s secret, "timestamp.action.chatUserId")>; each signature is accepted once (two identical calls in one second are one signature: the second is a replay)' },
-        tebexSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: 'Tebex: hex HMAC-SHA256(TEBEX_WEBHOOK_SECRET, hex SHA-256 of the raw body)' },
-        storeSignature: { type: 'apiKey', in: 'header', name: 'X-Store-Signature', description: 't=<unix seconds>,v1=<hex HMAC-SHA256(STORE_WEBHOOK_SECRET, "t.body")>; 300 s tolerance; several v1 allowed' },
+        chatBot: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Chat-Bot',
+          description: "the id of the community's chat bot that signs the call (none: the operator's bot, CHAT_SIGNING_SECRET)",
+        },
+        chatSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Chat-Signature',
+          description:
+            'sha256=<hex HMAC-SHA256(the bot\'s secret, "timestamp.action.chatUserId")>; each signature is accepted once (two identical calls in one second are one signature: the second is a replay)',
+        },
+        tebexSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Signature',
+          description: 'Tebex: hex HMAC-SHA256(TEBEX_WEBHOOK_SECRET, hex SHA-256 of the raw body)',
+        },
+        storeSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Store-Signature',
+          description: 't=<unix seconds>,v1=<hex HMAC-SHA256(STORE_WEBHOOK_SECRET, "t.body")>; 300 s tolerance; several v1 allowed',
+        },
       },
     },
   };

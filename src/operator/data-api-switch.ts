@@ -11,7 +11,9 @@ export interface DataApiRuntime {
   runtime: { dataApiEnabled: boolean };
 }
 
-export const dataApiRuntime = (config: Pick<Config, 'dataApiEnabled'>): DataApiRuntime['runtime'] => ({ dataApiEnabled: config.dataApiEnabled });
+export const dataApiRuntime = (config: Pick<Config, 'dataApiEnabled'>): DataApiRuntime['runtime'] => ({
+  dataApiEnabled: config.dataApiEnabled,
+});
 
 const channelOf = (deps: Pick<Core, 'config'>) => `${deps.config.redisPrefix}${dataApiSwitchKey}`;
 

@@ -40,7 +40,12 @@ export interface NewQueueEntry {
  * Adds an entry, or, when the player already has one of that scope, extends it: a later (or no)
  * expiry wins, and a name or comment given replaces the old one. Returns the entry and whether it was new.
  */
-export async function upsertQueueEntry(db: Queryable, accountId: string, entry: NewQueueEntry, atIso: string): Promise<{ entry: QueueEntry; created: boolean }> {
+export async function upsertQueueEntry(
+  db: Queryable,
+  accountId: string,
+  entry: NewQueueEntry,
+  atIso: string,
+): Promise<{ entry: QueueEntry; created: boolean }> {
   const { rows } = await db.query<QueueEntry & { created: boolean }>(
     `INSERT INTO priority_queue AS q (account_id, platform_id, player_name, comment, server_ids, scope_key, expires_at, source, created_by_id, created_by_name, created_at)
      VALUES ($1, $2, $3, $4, $5::uuid[], $6, $7, $8, $9, $10, $11)
@@ -52,21 +57,40 @@ export async function upsertQueueEntry(db: Queryable, accountId: string, entry: 
        comment = coalesce(excluded.comment, q.comment),
        updated_at = excluded.created_at
      RETURNING ${columns}, (xmax = 0) AS created`,
-    [accountId, entry.platformId, entry.playerName ?? null, entry.comment ?? null, entry.serverIds, scopeKeyOf(entry.serverIds),
-      entry.expiresAt, entry.source, entry.createdBy.id, entry.createdBy.name, atIso, entry.extendDays ?? null],
+    [
+      accountId,
+      entry.platformId,
+      entry.playerName ?? null,
+      entry.comment ?? null,
+      entry.serverIds,
+      scopeKeyOf(entry.serverIds),
+      entry.expiresAt,
+      entry.source,
+      entry.createdBy.id,
+      entry.createdBy.name,
+      atIso,
+      entry.extendDays ?? null,
+    ],
   );
   const { created, ...row } = rows[0]!;
   return { entry: row, created };
 }
 
 export async function findQueueEntry(db: Queryable, accountId: string, entryId: string): Promise<QueueEntry | undefined> {
-  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE id = $1 AND account_id = $2`, [entryId, accountId]);
+  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE id = $1 AND account_id = $2`, [
+    entryId,
+    accountId,
+  ]);
   return rows[0];
 }
 
 export type QueueSearch = Checked<'query-queue.json'>;
 
-export async function listQueueEntries(db: Queryable, accountId: string, search: QueueSearch): Promise<{ entries: QueueEntry[]; total: number }> {
+export async function listQueueEntries(
+  db: Queryable,
+  accountId: string,
+  search: QueueSearch,
+): Promise<{ entries: QueueEntry[]; total: number }> {
   const { rows } = await db.query<QueueEntry & { total: number }>(
     `SELECT ${columns}, count(*) OVER () AS total FROM priority_queue
      WHERE account_id = $1 AND ($2::text IS NULL OR platform_id = $2)
@@ -83,7 +107,13 @@ export interface QueueChange {
   expiresAt?: string | null;
 }
 
-export async function updateQueueEntry(db: Queryable, accountId: string, entryId: string, change: QueueChange, atIso: string): Promise<QueueEntry | undefined> {
+export async function updateQueueEntry(
+  db: Queryable,
+  accountId: string,
+  entryId: string,
+  change: QueueChange,
+  atIso: string,
+): Promise<QueueEntry | undefined> {
   const { rows } = await db.query<QueueEntry>(
     `UPDATE priority_queue SET
        player_name = CASE WHEN $3 THEN $4 ELSE player_name END,
@@ -91,21 +121,40 @@ export async function updateQueueEntry(db: Queryable, accountId: string, entryId
        expires_at = CASE WHEN $7 THEN $8::timestamptz ELSE expires_at END,
        updated_at = $9
      WHERE id = $1 AND account_id = $2 RETURNING ${columns}`,
-    [entryId, accountId, 'playerName' in change, change.playerName ?? null, 'comment' in change, change.comment ?? null,
-      'expiresAt' in change, change.expiresAt ?? null, atIso],
+    [
+      entryId,
+      accountId,
+      'playerName' in change,
+      change.playerName ?? null,
+      'comment' in change,
+      change.comment ?? null,
+      'expiresAt' in change,
+      change.expiresAt ?? null,
+      atIso,
+    ],
   );
   return rows[0];
 }
 
 export async function deleteQueueEntry(db: Queryable, accountId: string, entryId: string): Promise<QueueEntry | undefined> {
-  const { rows } = await db.query<QueueEntry>(`DELETE FROM priority_queue WHERE id = $1 AND account_id = $2 RETURNING ${columns}`, [entryId, accountId]);
+  const { rows } = await db.query<QueueEntry>(`DELETE FROM priority_queue WHERE id = $1 AND account_id = $2 RETURNING ${columns}`, [
+    entryId,
+    accountId,
+  ]);
   return rows[0];
 }
 
 /** The player's entry of that scope, locked for the caller's transaction. */
-export async function lockEntryOfScope(db: Queryable, accountId: string, platformId: string, serverIds: string[] | null): Promise<QueueEntry | undefined> {
-  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE account_id = $1 AND platform_id = $2 AND scope_key = $3 FOR UPDATE`,
-    [accountId, platformId, scopeKeyOf(serverIds)]);
+export async function lockEntryOfScope(
+  db: Queryable,
+  accountId: string,
+  platformId: string,
+  serverIds: string[] | null,
+): Promise<QueueEntry | undefined> {
+  const { rows } = await db.query<QueueEntry>(
+    `SELECT ${columns} FROM priority_queue WHERE account_id = $1 AND platform_id = $2 AND scope_key = $3 FOR UPDATE`,
+    [accountId, platformId, scopeKeyOf(serverIds)],
+  );
   return rows[0];
 }
 
@@ -127,12 +176,21 @@ export async function deleteExpiredEntries(db: Queryable, nowIso: string, limit:
 
 /** Entries of the player in the account (any scope). */
 export async function entriesOfPlayer(db: Queryable, accountId: string, platformId: string): Promise<QueueEntry[]> {
-  const { rows } = await db.query<QueueEntry>(`SELECT ${columns} FROM priority_queue WHERE account_id = $1 AND platform_id = $2 ORDER BY created_at`, [accountId, platformId]);
+  const { rows } = await db.query<QueueEntry>(
+    `SELECT ${columns} FROM priority_queue WHERE account_id = $1 AND platform_id = $2 ORDER BY created_at`,
+    [accountId, platformId],
+  );
   return rows;
 }
 
 /** Whether the player has an entry in force at `nowIso` that covers the server. */
-export async function queuedOnServer(db: Queryable, accountId: string, serverId: string, platformId: string, nowIso: string): Promise<boolean> {
+export async function queuedOnServer(
+  db: Queryable,
+  accountId: string,
+  serverId: string,
+  platformId: string,
+  nowIso: string,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM priority_queue WHERE account_id = $1 AND platform_id = $3 AND (server_ids IS NULL OR $2::uuid = ANY(server_ids))
        AND (expires_at IS NULL OR expires_at > $4::timestamptz) LIMIT 1`,

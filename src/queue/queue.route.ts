@@ -35,8 +35,16 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
 
   router.get('/', requireAnyPermission('queue.manage', 'servers.read'), async (ctx) => {
     const search = listQuery(ctx.query);
-    const { entries, total } = await listQueueEntries(deps.db, principalOf(ctx).accountId, { ...search, serverId: search.serverId?.toLowerCase() });
-    ctx.body = { entries: entries.map((e) => queueEntryView(e, now())), total, limit: search.limit, offset: search.offset } satisfies QueuePage;
+    const { entries, total } = await listQueueEntries(deps.db, principalOf(ctx).accountId, {
+      ...search,
+      serverId: search.serverId?.toLowerCase(),
+    });
+    ctx.body = {
+      entries: entries.map((e) => queueEntryView(e, now())),
+      total,
+      limit: search.limit,
+      offset: search.offset,
+    } satisfies QueuePage;
   });
 
   router.post('/', manage, jsonBody, async (ctx) => {
@@ -68,4 +76,3 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
 
   return router;
 }
-

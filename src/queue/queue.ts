@@ -25,16 +25,33 @@ export class UnknownServers extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function auditQueue(db: Queryable, entry: QueueEntry, atIso: string, actor: Actor, action: string, details: Record<string, unknown>): Promise<void> {
+async function auditQueue(
+  db: Queryable,
+  entry: QueueEntry,
+  atIso: string,
+  actor: Actor,
+  action: string,
+  details: Record<string, unknown>,
+): Promise<void> {
   await insertAudit(db, {
-    accountId: entry.accountId, at: atIso, actorType: actor.type === 'store' ? 'system' : actor.type, actorId: actor.id, actorName: actor.name,
-    action, targetType: 'queue-entry', targetId: entry.id, ip: actor.ip ?? null, details: { platformId: entry.platformId, ...details },
+    accountId: entry.accountId,
+    at: atIso,
+    actorType: actor.type === 'store' ? 'system' : actor.type,
+    actorId: actor.id,
+    actorName: actor.name,
+    action,
+    targetType: 'queue-entry',
+    targetId: entry.id,
+    ip: actor.ip ?? null,
+    details: { platformId: entry.platformId, ...details },
   });
 }
 
 /** Asks for the priority files the entry's scope covers to be synced. */
 export const requestEntrySync = (db: Queryable, entry: Pick<QueueEntry, 'accountId' | 'serverIds'>, atIso: string) =>
-  entry.serverIds === null ? requestAccountSync(db, entry.accountId, 'priority', atIso) : requestServerSync(db, entry.serverIds, 'priority', atIso);
+  entry.serverIds === null
+    ? requestAccountSync(db, entry.accountId, 'priority', atIso)
+    : requestServerSync(db, entry.serverIds, 'priority', atIso);
 
 /** A queue input checked against the account: its scope's servers are live, its player id canonical. */
 export interface ResolvedQueueInput extends Omit<QueueInput, 'serverIds' | 'expiresAt'> {
@@ -59,28 +76,61 @@ export async function resolveQueueInput(deps: Core, accountId: string, input: Qu
  * `durationDays` counts from now for a new entry and from the old expiry (if later) for an
  * extended one. `extra` carries audit details (a store's event id).
  */
-export async function placeQueueEntry(tx: Queryable, accountId: string, input: ResolvedQueueInput, actor: Actor, nowMs: number,
-  source: QueueEntry['source'] = 'manual', extra: Record<string, unknown> = {}): Promise<{ entry: QueueEntry; created: boolean }> {
+export async function placeQueueEntry(
+  tx: Queryable,
+  accountId: string,
+  input: ResolvedQueueInput,
+  actor: Actor,
+  nowMs: number,
+  source: QueueEntry['source'] = 'manual',
+  extra: Record<string, unknown> = {},
+): Promise<{ entry: QueueEntry; created: boolean }> {
   const nowIso = iso(nowMs);
   const expiresAt = input.durationDays !== undefined ? iso(nowMs + input.durationDays * 86_400_000) : input.expiresAt;
-  const placed = await upsertQueueEntry(tx, accountId, {
-    platformId: input.platformId, playerName: input.playerName ?? null, comment: input.comment ?? null, serverIds: input.serverIds, expiresAt, source,
-    createdBy: { id: actor.id, name: actor.name }, ...(input.durationDays !== undefined ? { extendDays: input.durationDays } : {}),
-  }, nowIso);
-  await auditQueue(tx, placed.entry, nowIso, actor, placed.created ? 'queue.add' : 'queue.extend', { expiresAt: placed.entry.expiresAt, serverIds: input.serverIds, ...extra });
+  const placed = await upsertQueueEntry(
+    tx,
+    accountId,
+    {
+      platformId: input.platformId,
+      playerName: input.playerName ?? null,
+      comment: input.comment ?? null,
+      serverIds: input.serverIds,
+      expiresAt,
+      source,
+      createdBy: { id: actor.id, name: actor.name },
+      ...(input.durationDays !== undefined ? { extendDays: input.durationDays } : {}),
+    },
+    nowIso,
+  );
+  await auditQueue(tx, placed.entry, nowIso, actor, placed.created ? 'queue.add' : 'queue.extend', {
+    expiresAt: placed.entry.expiresAt,
+    serverIds: input.serverIds,
+    ...extra,
+  });
   await requestEntrySync(tx, placed.entry, nowIso);
   return placed;
 }
 
 /** Adds a player to the queue, or extends their entry of the same scope; created: false for an extension. */
-export async function queuePlayer(deps: TrustDeps & ServerReadDeps, accountId: string, input: QueueInput, actor: Actor): Promise<{ entry: QueueEntry; created: boolean }> {
+export async function queuePlayer(
+  deps: TrustDeps & ServerReadDeps,
+  accountId: string,
+  input: QueueInput,
+  actor: Actor,
+): Promise<{ entry: QueueEntry; created: boolean }> {
   const resolved = await resolveQueueInput(deps, accountId, input);
   const result = await inTransaction(deps.db, (tx) => placeQueueEntry(tx, accountId, resolved, actor, deps.clock.now()));
   if (isSteam64(resolved.platformId)) await mergeOrphanDayzId(deps, resolved.platformId, actor);
   return result;
 }
 
-export async function changeQueueEntry(deps: Core, accountId: string, entryId: string, patch: QueueEntryUpdate, actor: Actor): Promise<QueueEntry | undefined> {
+export async function changeQueueEntry(
+  deps: Core,
+  accountId: string,
+  entryId: string,
+  patch: QueueEntryUpdate,
+  actor: Actor,
+): Promise<QueueEntry | undefined> {
   const nowMs = deps.clock.now();
   const change: QueueChange = {};
   if ('playerName' in patch) change.playerName = patch.playerName ?? null;
@@ -90,13 +140,22 @@ export async function changeQueueEntry(deps: Core, accountId: string, entryId: s
   return inTransaction(deps.db, async (tx) => {
     const entry = await updateQueueEntry(tx, accountId, entryId, change, iso(nowMs));
     if (!entry) return undefined;
-    await auditQueue(tx, entry, iso(nowMs), actor, 'queue.update', { changed: Object.keys(change), ...('expiresAt' in change ? { expiresAt: change.expiresAt } : {}) });
+    await auditQueue(tx, entry, iso(nowMs), actor, 'queue.update', {
+      changed: Object.keys(change),
+      ...('expiresAt' in change ? { expiresAt: change.expiresAt } : {}),
+    });
     if ('expiresAt' in change) await requestEntrySync(tx, entry, iso(nowMs));
     return entry;
   });
 }
 
-export async function removeQueueEntry(deps: Core, accountId: string, entryId: string, actor: Actor, extra: Record<string, unknown> = {}): Promise<QueueEntry | undefined> {
+export async function removeQueueEntry(
+  deps: Core,
+  accountId: string,
+  entryId: string,
+  actor: Actor,
+  extra: Record<string, unknown> = {},
+): Promise<QueueEntry | undefined> {
   const nowIso = iso(deps.clock.now());
   return inTransaction(deps.db, async (tx) => {
     const entry = await deleteQueueEntry(tx, accountId, entryId);
@@ -124,7 +183,13 @@ export interface QueueGrant {
  * expiry it replaced; an entry left with no time is removed. Audited; its files asked to sync.
  * Returns false when the entry is gone already (expired or removed by hand).
  */
-export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor: Actor, nowMs: number, extra: Record<string, unknown>): Promise<boolean> {
+export async function takeBackQueueGrant(
+  tx: Queryable,
+  grant: QueueGrant,
+  actor: Actor,
+  nowMs: number,
+  extra: Record<string, unknown>,
+): Promise<boolean> {
   const entry = await lockQueueEntry(tx, grant.entryId);
   if (!entry) return false;
   let expiresAt = entry.expiresAt;
@@ -135,7 +200,9 @@ export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor
   }
   const nowIso = iso(nowMs);
   const ends = expiresAt !== null && Date.parse(expiresAt) <= nowMs;
-  const after = ends ? await deleteQueueEntry(tx, entry.accountId, entry.id) : await updateQueueEntry(tx, entry.accountId, entry.id, { expiresAt }, nowIso);
+  const after = ends
+    ? await deleteQueueEntry(tx, entry.accountId, entry.id)
+    : await updateQueueEntry(tx, entry.accountId, entry.id, { expiresAt }, nowIso);
   await auditQueue(tx, entry, nowIso, actor, 'queue.revoke', { removed: ends, expiresAt: ends ? null : after!.expiresAt, ...extra });
   await requestEntrySync(tx, entry, nowIso);
   return true;
@@ -144,8 +211,17 @@ export async function takeBackQueueGrant(tx: Queryable, grant: QueueGrant, actor
 /** An entry as the controller shows it. */
 export function queueEntryView(e: QueueEntry, nowMs: number): QueueEntryAnswer {
   return {
-    id: e.id, platformId: e.platformId, playerName: e.playerName, comment: e.comment, serverIds: e.serverIds,
-    permanent: e.expiresAt === null, active: e.expiresAt === null || Date.parse(e.expiresAt) > nowMs, expiresAt: e.expiresAt, source: e.source,
-    createdBy: e.createdById || e.createdByName ? { id: e.createdById, name: e.createdByName } : null, createdAt: e.createdAt, updatedAt: e.updatedAt,
+    id: e.id,
+    platformId: e.platformId,
+    playerName: e.playerName,
+    comment: e.comment,
+    serverIds: e.serverIds,
+    permanent: e.expiresAt === null,
+    active: e.expiresAt === null || Date.parse(e.expiresAt) > nowMs,
+    expiresAt: e.expiresAt,
+    source: e.source,
+    createdBy: e.createdById || e.createdByName ? { id: e.createdById, name: e.createdByName } : null,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
   };
 }

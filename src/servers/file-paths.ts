@@ -16,17 +16,24 @@ export interface FilePaths {
 
 const kinds = ['banFilePath', 'priorityFilePath'] as const;
 
-export const filesOff = "files on the service's host are off (the operator has not set GAME_FILES_DIR): the server's agent keeps "
-  + 'ban.txt and priority.txt on the game host (npm run agent -- ... --files <folder>)';
-const operatorsOnly = "only the network operator's owners (accounts.manage) set file paths on the service's host; the server's agent "
-  + 'keeps its ban.txt and priority.txt on the game host (--files)';
+export const filesOff =
+  "files on the service's host are off (the operator has not set GAME_FILES_DIR): the server's agent keeps " +
+  'ban.txt and priority.txt on the game host (npm run agent -- ... --files <folder>)';
+const operatorsOnly =
+  "only the network operator's owners (accounts.manage) set file paths on the service's host; the server's agent " +
+  'keeps its ban.txt and priority.txt on the game host (--files)';
 
 /**
  * The body with its file paths checked and in their normal form (fields absent stay absent).
  * `mayName`: the caller holds accounts.manage (or is the operator's CLI). `server`: the server
  * changed, with its stored paths (undefined for a new one).
  */
-export async function checkedFilePaths<T extends FilePaths>(deps: Core, mayName: boolean, body: T, server?: FilePaths & { id: string }): Promise<T> {
+export async function checkedFilePaths<T extends FilePaths>(
+  deps: Core,
+  mayName: boolean,
+  body: T,
+  server?: FilePaths & { id: string },
+): Promise<T> {
   const named = kinds.filter((k) => typeof body[k] === 'string');
   if (named.length === 0) return body;
   const root = deps.config.gameFilesDir;
@@ -42,10 +49,12 @@ export async function checkedFilePaths<T extends FilePaths>(deps: Core, mayName:
     }
   }
   const [ban, priority] = kinds.map((k) => (k in checked ? checked[k] : server?.[k]) ?? null);
-  if (ban && priority && fileKey(ban, root) === fileKey(priority, root)) throw badRequest('banFilePath and priorityFilePath name one file: each needs a file of its own');
+  if (ban && priority && fileKey(ban, root) === fileKey(priority, root))
+    throw badRequest('banFilePath and priorityFilePath name one file: each needs a file of its own');
   const taken = new Set((await liveServerFilePaths(deps.db, server?.id ?? null)).map((p) => fileKey(p, root)));
   for (const k of named) {
-    if (taken.has(checked[k]!.toLowerCase())) throw new ApiError('CONFLICT', `${k}: another server already uses ${checked[k]!}; two servers never write one file`);
+    if (taken.has(checked[k]!.toLowerCase()))
+      throw new ApiError('CONFLICT', `${k}: another server already uses ${checked[k]!}; two servers never write one file`);
   }
   return checked;
 }

@@ -51,12 +51,14 @@ export function serverViewsRouter(deps: ServerOwnerDeps): Router<AppState> {
     const query = bansQuery(ctx.query);
     const serverId = await accountServerId(deps, ctx);
     const active = query.active === undefined ? null : query.active === 'true';
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset) } satisfies BanList;
+    ctx.body = {
+      bans: await syncedBans(deps.db, serverId, active, new Date(deps.clock.now()).toISOString(), cap(query.limit), query.offset),
+    } satisfies BanList;
   });
 
   router.get('/:id/metrics', async (ctx) => {
     const query = metricsQuery(ctx.query);
-    ctx.body = await metricsPage(deps, await accountServerId(deps, ctx), query) satisfies MetricsPage;
+    ctx.body = (await metricsPage(deps, await accountServerId(deps, ctx), query)) satisfies MetricsPage;
   });
 
   return router;

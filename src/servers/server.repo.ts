@@ -68,7 +68,9 @@ export async function listAllServerIds(db: Queryable): Promise<string[]> {
 
 /** Every live server with its derived-state version, for the reconcile job. */
 export async function listServerVersions(db: Queryable): Promise<{ id: string; version: number }[]> {
-  const { rows } = await db.query<{ id: string; version: number }>('SELECT id, derived_version AS version FROM servers WHERE revoked_at IS NULL ORDER BY id');
+  const { rows } = await db.query<{ id: string; version: number }>(
+    'SELECT id, derived_version AS version FROM servers WHERE revoked_at IS NULL ORDER BY id',
+  );
   return rows;
 }
 
@@ -83,10 +85,10 @@ export async function findIngestTokenHashes(db: Queryable, serverIds: string[]):
 }
 
 export async function revokeServerRow(db: Queryable, accountId: string, serverId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE servers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND account_id = $2',
-    [serverId, accountId],
-  );
+  const { rowCount } = await db.query('UPDATE servers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND account_id = $2', [
+    serverId,
+    accountId,
+  ]);
   return rowCount === 1;
 }
 
@@ -138,15 +140,28 @@ export async function findManagedServer(db: Queryable, accountId: string, server
 export type ServerChange = Partial<Pick<ManagedServer, 'name' | 'banFilePath' | 'priorityFilePath'>>;
 
 /** Changes the given fields (a field given as null is cleared). */
-export async function updateManagedServer(db: Queryable, accountId: string, serverId: string, change: ServerChange): Promise<ManagedServer | undefined> {
+export async function updateManagedServer(
+  db: Queryable,
+  accountId: string,
+  serverId: string,
+  change: ServerChange,
+): Promise<ManagedServer | undefined> {
   const { rows } = await db.query<ManagedServer>(
     `UPDATE servers SET
        name = CASE WHEN $3 THEN $4 ELSE name END,
        ban_file_path = CASE WHEN $5 THEN $6 ELSE ban_file_path END,
        priority_file_path = CASE WHEN $7 THEN $8 ELSE priority_file_path END
      WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING ${managedColumns}`,
-    [serverId, accountId, 'name' in change, change.name ?? null, 'banFilePath' in change, change.banFilePath ?? null,
-      'priorityFilePath' in change, change.priorityFilePath ?? null],
+    [
+      serverId,
+      accountId,
+      'name' in change,
+      change.name ?? null,
+      'banFilePath' in change,
+      change.banFilePath ?? null,
+      'priorityFilePath' in change,
+      change.priorityFilePath ?? null,
+    ],
   );
   return rows[0];
 }
@@ -166,6 +181,8 @@ export async function liveServerFilePaths(db: Queryable, exceptServerId: string 
 
 /** Ids of the account's live (not revoked) servers. */
 export async function liveServerIdsOf(db: Queryable, accountId: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [accountId]);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM servers WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [
+    accountId,
+  ]);
   return rows.map((r) => r.id);
 }

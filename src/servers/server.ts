@@ -33,7 +33,11 @@ export type ServerDeps = Core & CacheDropsHeld & ServerReadDeps;
 /** What finding a live server's owner uses. */
 export type ServerOwnerDeps = ServerDeps & { caches: ReturnType<typeof serverOwnerCaches> };
 
-export async function registerServer(deps: ServerDeps, accountId: string, server: NewServer): Promise<{ server: ServerRecord; ingestToken: string }> {
+export async function registerServer(
+  deps: ServerDeps,
+  accountId: string,
+  server: NewServer,
+): Promise<{ server: ServerRecord; ingestToken: string }> {
   const ingestToken = newSecret(ingestTokenPrefix);
   const record = await insertServer(deps.db, accountId, server, secretHash(ingestToken));
   if (server.id) {

@@ -24,8 +24,10 @@ function withoutRestartCommand<T>(parse: (ctx: AppContext) => T): (ctx: AppConte
   return (ctx) => {
     const body: unknown = ctx.request.body;
     if (body && typeof body === 'object' && 'restartCommand' in body) {
-      throw badRequest('restartCommand is no longer a server setting: the service runs no command on its host. Restarts go through the '
-        + "server's agent (POST /api/servers/:id/restart, and a restart schedule); a game host without a process supervisor gives the agent its own --restart-command.");
+      throw badRequest(
+        'restartCommand is no longer a server setting: the service runs no command on its host. Restarts go through the ' +
+          "server's agent (POST /api/servers/:id/restart, and a restart schedule); a game host without a process supervisor gives the agent its own --restart-command.",
+      );
     }
     return parse(ctx);
   };
@@ -35,9 +37,17 @@ const createBody = withoutRestartCommand(bodyOf('server-create.json'));
 const updateBody = withoutRestartCommand(bodyOf('server-update.json'));
 
 const view = (s: ManagedServer, nowMs: number): ManagedServerAnswer => ({
-  id: s.id, name: s.name, banFilePath: s.banFilePath, priorityFilePath: s.priorityFilePath,
-  createdAt: s.createdAt, online: isOnline(s, nowMs), lastSeenAt: s.lastSeenAt,
-  map: s.map, players: s.players, fps: s.fps, metricsAt: s.metricsAt,
+  id: s.id,
+  name: s.name,
+  banFilePath: s.banFilePath,
+  priorityFilePath: s.priorityFilePath,
+  createdAt: s.createdAt,
+  online: isOnline(s, nowMs),
+  lastSeenAt: s.lastSeenAt,
+  map: s.map,
+  players: s.players,
+  fps: s.fps,
+  metricsAt: s.metricsAt,
 });
 
 const serverIdOf = (ctx: AppContext) => {
@@ -54,7 +64,9 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
   const now = () => deps.clock.now();
 
   router.get('/', read, async (ctx) => {
-    ctx.body = { servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())) } satisfies ManagedServerList;
+    ctx.body = {
+      servers: (await listManagedServers(deps.db, principalOf(ctx).accountId)).map((s) => view(s, now())),
+    } satisfies ManagedServerList;
   });
 
   const mayNamePaths = (ctx: AppContext) => principalOf(ctx).permissions.has('accounts.manage');
@@ -67,7 +79,11 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
       throw fileConflictOf(err);
     });
     await requestServerSync(deps.db, [server.id], 'both', new Date(now()).toISOString());
-    await auditAction(deps, ctx, { action: 'server.create', target: { type: 'server', id: server.id }, details: { name: server.name, ...pathDetails(body) } });
+    await auditAction(deps, ctx, {
+      action: 'server.create',
+      target: { type: 'server', id: server.id },
+      details: { name: server.name, ...pathDetails(body) },
+    });
     const managed = (await findManagedServer(deps.db, principalOf(ctx).accountId, server.id))!;
     ctx.status = 201;
     ctx.body = { server: view(managed, now()), ingestToken } satisfies ServerCreated;
@@ -92,9 +108,18 @@ export function serversRouter(deps: ServerDeps): Router<AppState> {
     await dropServerCaches(deps, server.id);
     // A new file path is synced (and its first sync imports what the file holds).
     if ('banFilePath' in change || 'priorityFilePath' in change) {
-      await requestServerSync(deps.db, [server.id], 'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority', new Date(now()).toISOString());
+      await requestServerSync(
+        deps.db,
+        [server.id],
+        'banFilePath' in change && 'priorityFilePath' in change ? 'both' : 'banFilePath' in change ? 'bans' : 'priority',
+        new Date(now()).toISOString(),
+      );
     }
-    await auditAction(deps, ctx, { action: 'server.update', target: { type: 'server', id: server.id }, details: { changed: Object.keys(change), ...pathDetails(change) } });
+    await auditAction(deps, ctx, {
+      action: 'server.update',
+      target: { type: 'server', id: server.id },
+      details: { changed: Object.keys(change), ...pathDetails(change) },
+    });
     ctx.body = view(server, now()) satisfies ManagedServerAnswer;
   });
 

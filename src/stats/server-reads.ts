@@ -30,7 +30,12 @@ export type ServerReadDeps = { caches: ReturnType<typeof serverReadCaches> };
  * a thousand reads a second sent each of them to Redis). A load that a drop of the server overtook
  * keeps nothing: reads after the drop load anew. Values are shared: never mutate them.
  */
-export function readThrough<T extends Read>(deps: ServerReadDeps, serverId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
+export function readThrough<T extends Read>(
+  deps: ServerReadDeps,
+  serverId: string,
+  field: string,
+  load: () => Promise<T | null>,
+): Promise<T | null> {
   let reads = deps.caches.serverReads.get(serverId);
   const hit = reads?.values.get(field);
   if (hit !== undefined) return Promise.resolve(hit as T);
@@ -38,11 +43,13 @@ export function readThrough<T extends Read>(deps: ServerReadDeps, serverId: stri
   const underWay = reads.loading.get(field);
   if (underWay) return underWay as Promise<T | null>;
   const entry = reads;
-  const loaded = load().then((value) => {
-    // Bounded like the Redis page hash: a client walking through offsets must not grow it.
-    if (value !== null && entry.values.size <= maxStoredPages) entry.values.set(field, value);
-    return value;
-  }).finally(() => entry.loading.delete(field));
+  const loaded = load()
+    .then((value) => {
+      // Bounded like the Redis page hash: a client walking through offsets must not grow it.
+      if (value !== null && entry.values.size <= maxStoredPages) entry.values.set(field, value);
+      return value;
+    })
+    .finally(() => entry.loading.delete(field));
   entry.loading.set(field, loaded);
   return loaded;
 }
@@ -50,4 +57,5 @@ export function readThrough<T extends Read>(deps: ServerReadDeps, serverId: stri
 export const dropServerReads = (deps: ServerReadDeps, serverId: string) => deps.caches.serverReads.delete(serverId);
 
 /** Forgets one cached read of a server (a value that has expired by its own rule). */
-export const forgetServerRead = (deps: ServerReadDeps, serverId: string, field: string) => deps.caches.serverReads.get(serverId)?.values.delete(field);
+export const forgetServerRead = (deps: ServerReadDeps, serverId: string, field: string) =>
+  deps.caches.serverReads.get(serverId)?.values.delete(field);

@@ -27,9 +27,17 @@ const msOf = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 const isoOf = (ms: number | null) => (ms === null ? null : isoOfMs(ms));
 
 export const toTotals = (r: TotalsRow): PlayerTotals => ({
-  name: r.name, kills: r.kills, deaths: r.deaths, headshots: r.headshots, killDistanceSum: r.killDistanceSum,
-  playSeconds: r.playSeconds, shotsFired: r.shotsFired, shotsHit: r.shotsHit,
-  onlineAtMs: msOf(r.onlineAt), presenceAtMs: msOf(r.presenceAt), nameAtMs: msOf(r.nameAt),
+  name: r.name,
+  kills: r.kills,
+  deaths: r.deaths,
+  headshots: r.headshots,
+  killDistanceSum: r.killDistanceSum,
+  playSeconds: r.playSeconds,
+  shotsFired: r.shotsFired,
+  shotsHit: r.shotsHit,
+  onlineAtMs: msOf(r.onlineAt),
+  presenceAtMs: msOf(r.presenceAt),
+  nameAtMs: msOf(r.nameAt),
 });
 
 export async function loadTotals(db: Queryable, serverId: string, platformIds: string[]): Promise<Map<string, PlayerTotals>> {
@@ -46,7 +54,12 @@ export async function loadTotals(db: Queryable, serverId: string, platformIds: s
 }
 
 /** Every player of a server, in platform-id order, a page at a time (for rebuilding Redis). */
-export async function totalsPage(db: Queryable, serverId: string, afterPlatformId: string, limit: number): Promise<[string, PlayerTotals][]> {
+export async function totalsPage(
+  db: Queryable,
+  serverId: string,
+  afterPlatformId: string,
+  limit: number,
+): Promise<[string, PlayerTotals][]> {
   const { rows } = await db.query<TotalsRow>(
     `SELECT ${columns} FROM server_players WHERE server_id = $1 AND platform_id > $2 ORDER BY platform_id LIMIT $3`,
     [serverId, afterPlatformId, limit],
@@ -63,9 +76,17 @@ export function savedColumns(totals: Map<string, PlayerTotals>): Column[] {
   const col = <T>(pick: (t: PlayerTotals) => T) => entries.map(([, t]) => pick(t));
   return [
     entries.map(([id]) => id),
-    col((t) => t.name), col((t) => t.kills), col((t) => t.deaths), col((t) => t.headshots),
-    col((t) => t.killDistanceSum), col((t) => t.playSeconds), col((t) => t.shotsFired), col((t) => t.shotsHit),
-    col((t) => isoOf(t.onlineAtMs)), col((t) => isoOf(t.presenceAtMs)), col((t) => isoOf(t.nameAtMs)),
+    col((t) => t.name),
+    col((t) => t.kills),
+    col((t) => t.deaths),
+    col((t) => t.headshots),
+    col((t) => t.killDistanceSum),
+    col((t) => t.playSeconds),
+    col((t) => t.shotsFired),
+    col((t) => t.shotsHit),
+    col((t) => isoOf(t.onlineAtMs)),
+    col((t) => isoOf(t.presenceAtMs)),
+    col((t) => isoOf(t.nameAtMs)),
   ];
 }
 

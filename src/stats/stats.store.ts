@@ -15,10 +15,28 @@ import type { PlayerTotals } from './totals.ts';
  */
 type StoredTotals = [string | null, number, number, number, number, number, number, number];
 /** The object form written before (read until the player's next write or a rebuild replaces it). */
-interface EarlierTotals { n?: string | null; k?: number; d?: number; h?: number; ds?: number; ps?: number; sf?: number; sh?: number }
+interface EarlierTotals {
+  n?: string | null;
+  k?: number;
+  d?: number;
+  h?: number;
+  ds?: number;
+  ps?: number;
+  sf?: number;
+  sh?: number;
+}
 
 const encode = (t: PlayerTotals): string =>
-  JSON.stringify([t.name, t.kills, t.deaths, t.headshots, t.killDistanceSum, t.playSeconds, t.shotsFired, t.shotsHit] satisfies StoredTotals);
+  JSON.stringify([
+    t.name,
+    t.kills,
+    t.deaths,
+    t.headshots,
+    t.killDistanceSum,
+    t.playSeconds,
+    t.shotsFired,
+    t.shotsHit,
+  ] satisfies StoredTotals);
 
 /** Totals out of a stored value "<version>|<member>|<json>" (the json is the third part). */
 export function decodeTotals(value: string): PlayerTotals {
@@ -67,15 +85,31 @@ export type WriteMode = 'batch' | 'rebuild' | 'rebuilt';
  * state is missing or being rebuilt, so the batch was left to the rebuild.
  */
 export async function writeServerState(
-  redis: AppRedis, serverId: string, version: number, mode: WriteMode, totals: Map<string, PlayerTotals>,
-  staleBeforeMs: number, statusJson = '', rebuildToken = '',
+  redis: AppRedis,
+  serverId: string,
+  version: number,
+  mode: WriteMode,
+  totals: Map<string, PlayerTotals>,
+  staleBeforeMs: number,
+  statusJson = '',
+  rebuildToken = '',
 ): Promise<boolean> {
   const players: string[] = [];
   for (const [platformId, t] of totals) {
     const scores = rankingScores(t);
-    players.push(platformId, rankingMemberOf(platformId, t) ?? '', encode(t), scores.kills, scores.kd, t.onlineAtMs === null ? '' : String(t.onlineAtMs));
+    players.push(
+      platformId,
+      rankingMemberOf(platformId, t) ?? '',
+      encode(t),
+      scores.kills,
+      scores.kd,
+      t.onlineAtMs === null ? '' : String(t.onlineAtMs),
+    );
   }
-  return (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !== -1;
+  return (
+    (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !==
+    -1
+  );
 }
 
 /**
@@ -86,7 +120,12 @@ export async function writeServerState(
 export async function beginServerRebuild(redis: AppRedis, serverId: string): Promise<string> {
   const token = randomUUID();
   const k = serverKeys(serverId);
-  await redis.multi().del(...keysOf(serverId).filter((key) => key !== k.generation), ...k.retired).incr(k.generation).hset(k.meta, 'r', token).exec();
+  await redis
+    .multi()
+    .del(...keysOf(serverId).filter((key) => key !== k.generation), ...k.retired)
+    .incr(k.generation)
+    .hset(k.meta, 'r', token)
+    .exec();
   return token;
 }
 
@@ -104,10 +143,21 @@ export interface LeaderboardSlice {
   players: [string, PlayerTotals][];
 }
 
-export async function leaderboardSlice(redis: AppRedis, serverId: string, sort: LeaderboardSort, offset: number, limit: number): Promise<LeaderboardSlice> {
+export async function leaderboardSlice(
+  redis: AppRedis,
+  serverId: string,
+  sort: LeaderboardSort,
+  offset: number,
+  limit: number,
+): Promise<LeaderboardSlice> {
   const k = serverKeys(serverId);
   const set = rankingSetOf(sort);
-  const reply = (await redis.leaderboardSlice(k.ranking(set), k.players, k.generation, k.meta, offset, limit, set)) as [number, string, string, ...string[]];
+  const reply = (await redis.leaderboardSlice(k.ranking(set), k.players, k.generation, k.meta, offset, limit, set)) as [
+    number,
+    string,
+    string,
+    ...string[],
+  ];
   const [total, generation, applied, ...flat] = reply;
   const players: [string, PlayerTotals][] = [];
   for (let i = 0; i < flat.length; i += 2) players.push([flat[i]!, decodeTotals(flat[i + 1]!)]);
@@ -123,7 +173,14 @@ export const cachedPage = (redis: AppRedis, serverId: string, field: string) => 
 /** Pages a server keeps rendered in Redis at most; further pages are served but not kept. */
 export const maxStoredPages = 64;
 
-export async function storePage(redis: AppRedis, serverId: string, generation: string, field: string, page: string, ttlMs: number): Promise<void> {
+export async function storePage(
+  redis: AppRedis,
+  serverId: string,
+  generation: string,
+  field: string,
+  page: string,
+  ttlMs: number,
+): Promise<void> {
   const k = serverKeys(serverId);
   await redis.storePage(k.pages, k.generation, generation, field, page, ttlMs, maxStoredPages);
 }

@@ -22,12 +22,56 @@ export interface PlayerTotals {
 export const onlineWindowMs = 90_000;
 
 /** The totals' fields in one fixed order: how ingestion's call answers a player's totals. */
-export type TotalsTuple = [string | null, number, number, number, number, number, number, number, number | null, number | null, number | null];
+export type TotalsTuple = [
+  string | null,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number | null,
+  number | null,
+  number | null,
+];
 
-export const totalsOfTuple = ([name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs]: TotalsTuple): PlayerTotals =>
-  ({ name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAtMs, presenceAtMs, nameAtMs });
+export const totalsOfTuple = ([
+  name,
+  kills,
+  deaths,
+  headshots,
+  killDistanceSum,
+  playSeconds,
+  shotsFired,
+  shotsHit,
+  onlineAtMs,
+  presenceAtMs,
+  nameAtMs,
+]: TotalsTuple): PlayerTotals => ({
+  name,
+  kills,
+  deaths,
+  headshots,
+  killDistanceSum,
+  playSeconds,
+  shotsFired,
+  shotsHit,
+  onlineAtMs,
+  presenceAtMs,
+  nameAtMs,
+});
 
 export const emptyTotals = (): PlayerTotals => ({
-  name: null, kills: 0, deaths: 0, headshots: 0, killDistanceSum: 0, playSeconds: 0, shotsFired: 0, shotsHit: 0, onlineAtMs: null,
-  presenceAtMs: null, nameAtMs: null,
+  name: null,
+  kills: 0,
+  deaths: 0,
+  headshots: 0,
+  killDistanceSum: 0,
+  playSeconds: 0,
+  shotsFired: 0,
+  shotsHit: 0,
+  onlineAtMs: null,
+  presenceAtMs: null,
+  nameAtMs: null,
 });

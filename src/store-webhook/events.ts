@@ -11,7 +11,8 @@ import type { StoreProduct, StoreProducts } from '../config/store-products.ts';
  * The product of a sku, if the table has one of its own: a sku a store sends is not trusted to be
  * a plain key (`__proto__` or `constructor` reached Object.prototype and answered 500).
  */
-const productOf = (products: StoreProducts, sku: string): StoreProduct | undefined => (Object.hasOwn(products, sku) ? products[sku] : undefined);
+const productOf = (products: StoreProducts, sku: string): StoreProduct | undefined =>
+  Object.hasOwn(products, sku) ? products[sku] : undefined;
 
 export type StoreSource = 'tebex' | 'own';
 
@@ -44,7 +45,13 @@ function checked<T>(schemaId: string, value: unknown, where: string): T {
   return value as T;
 }
 
-interface OwnBody { id: string; type: 'purchase.completed' | 'purchase.refunded'; platformId: string; sku: string; purchaseId?: string }
+interface OwnBody {
+  id: string;
+  type: 'purchase.completed' | 'purchase.refunded';
+  platformId: string;
+  sku: string;
+  purchaseId?: string;
+}
 
 function ownEvent(body: unknown, products: StoreProducts): StoreEvent {
   const e = checked<OwnBody>('store-event-own.json', body, 'body');
@@ -55,7 +62,9 @@ function ownEvent(body: unknown, products: StoreProducts): StoreEvent {
   return { kind: 'refund', source: 'own', id: e.id, type: e.type, purchaseRef: e.purchaseId ?? null, lines };
 }
 
-interface Username { id?: string | null }
+interface Username {
+  id?: string | null;
+}
 interface TebexPayment {
   transaction_id: string;
   customer?: { username?: Username | null };
@@ -77,7 +86,9 @@ function tebexEvent(body: unknown, products: StoreProducts): StoreEvent {
     // The product's own username is the player it was bought for (a gift); else the customer's.
     const platformId = (item.username?.id ?? payment.customer?.username?.id ?? '').trim();
     if (!platformIdKind(platformId)) {
-      throw badRequest(`body subject.products[${i}] (${sku}) names no player: username.id of the product or the customer must be a Steam64 or another platform id, got "${platformId.slice(0, 40)}"`);
+      throw badRequest(
+        `body subject.products[${i}] (${sku}) names no player: username.id of the product or the customer must be a Steam64 or another platform id, got "${platformId.slice(0, 40)}"`,
+      );
     }
     const same = lines.find((line) => line.sku === sku && line.platformId === platformId);
     if (same) same.quantity += item.quantity ?? 1;

@@ -29,29 +29,50 @@ export interface PurchaseRecord {
 const columns = `id, account_id AS "accountId", platform_id AS "platformId", sku, purchase_ref AS "purchaseRef", days,
   entry_id AS "entryId", entry_created AS "entryCreated", previous_expires_at AS "previousExpiresAt", refunded_at AS "refundedAt"`;
 
-export async function lockPurchase(db: Queryable, source: StoreSource, purchaseRef: string, sku: string, platformId: string): Promise<PurchaseRecord | undefined> {
+export async function lockPurchase(
+  db: Queryable,
+  source: StoreSource,
+  purchaseRef: string,
+  sku: string,
+  platformId: string,
+): Promise<PurchaseRecord | undefined> {
   const { rows } = await db.query<PurchaseRecord>(
     `SELECT ${columns} FROM store_purchases WHERE source = $1 AND purchase_ref = $2 AND sku = $3 AND platform_id = $4 FOR UPDATE`,
-    [source, purchaseRef, sku, platformId]);
+    [source, purchaseRef, sku, platformId],
+  );
   return rows[0];
 }
 
 /** The player's newest purchase of the sku not refunded yet (an own-format refund naming no purchase). */
-export async function lockNewestUnrefunded(db: Queryable, source: StoreSource, accountId: string, platformId: string, sku: string): Promise<PurchaseRecord | undefined> {
+export async function lockNewestUnrefunded(
+  db: Queryable,
+  source: StoreSource,
+  accountId: string,
+  platformId: string,
+  sku: string,
+): Promise<PurchaseRecord | undefined> {
   const { rows } = await db.query<PurchaseRecord>(
     `SELECT ${columns} FROM store_purchases WHERE source = $1 AND account_id = $2 AND platform_id = $3 AND sku = $4
        AND refunded_at IS NULL AND purchase_ref IS NOT NULL ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-    [source, accountId, platformId, sku]);
+    [source, accountId, platformId, sku],
+  );
   return rows[0];
 }
 
 /** Takes one refund that named no purchase and matched none, waiting for the player's next purchase of the sku. */
-export async function takeWaitingRefund(db: Queryable, source: StoreSource, accountId: string, platformId: string, sku: string): Promise<boolean> {
+export async function takeWaitingRefund(
+  db: Queryable,
+  source: StoreSource,
+  accountId: string,
+  platformId: string,
+  sku: string,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `DELETE FROM store_purchases WHERE id = (
        SELECT id FROM store_purchases WHERE source = $1 AND account_id = $2 AND platform_id = $3 AND sku = $4 AND purchase_ref IS NULL
        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)`,
-    [source, accountId, platformId, sku]);
+    [source, accountId, platformId, sku],
+  );
   return (rowCount ?? 0) > 0;
 }
 
@@ -76,8 +97,21 @@ export async function insertPurchase(db: Queryable, p: NewPurchase): Promise<voi
   await db.query(
     `INSERT INTO store_purchases (source, purchase_ref, sku, account_id, platform_id, purchase_event_id, days, entry_id, entry_created,
        previous_expires_at, purchased_at, refunded_at, refund_event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [p.source, p.purchaseRef, p.sku, p.accountId, p.platformId, p.purchaseEventId ?? null, p.days, p.entryId ?? null, p.entryCreated ?? null,
-      p.previousExpiresAt ?? null, p.purchasedAt ?? null, p.refundedAt ?? null, p.refundEventId ?? null],
+    [
+      p.source,
+      p.purchaseRef,
+      p.sku,
+      p.accountId,
+      p.platformId,
+      p.purchaseEventId ?? null,
+      p.days,
+      p.entryId ?? null,
+      p.entryCreated ?? null,
+      p.previousExpiresAt ?? null,
+      p.purchasedAt ?? null,
+      p.refundedAt ?? null,
+      p.refundEventId ?? null,
+    ],
   );
 }
 

@@ -40,10 +40,14 @@ function verifiedSource(deps: Core, ctx: AppContext, body: Buffer): StoreSource 
   let check: SignatureCheck;
   if (own) {
     source = 'own';
-    check = ownSecret ? checkOwnSignature(ownSecret, own, body, deps.clock.now()) : { ok: false, reason: 'no STORE_WEBHOOK_SECRET is configured on this service' };
+    check = ownSecret
+      ? checkOwnSignature(ownSecret, own, body, deps.clock.now())
+      : { ok: false, reason: 'no STORE_WEBHOOK_SECRET is configured on this service' };
   } else if (tebex) {
     source = 'tebex';
-    check = tebexSecret ? checkTebexSignature(tebexSecret, tebex, body) : { ok: false, reason: 'no TEBEX_WEBHOOK_SECRET is configured on this service' };
+    check = tebexSecret
+      ? checkTebexSignature(tebexSecret, tebex, body)
+      : { ok: false, reason: 'no TEBEX_WEBHOOK_SECRET is configured on this service' };
   } else {
     throw new ApiError('UNAUTHORIZED', 'a signed store call is needed: X-Signature (Tebex) or X-Store-Signature');
   }
@@ -77,7 +81,7 @@ export function storeWebhookRouter(deps: TrustDeps & ServerReadDeps): Router<App
       ctx.body = { id: event.id } satisfies StoreWebhookResult;
       return;
     }
-    ctx.body = await applyStoreEvent(deps, event) satisfies StoreWebhookResult;
+    ctx.body = (await applyStoreEvent(deps, event)) satisfies StoreWebhookResult;
   });
   return router;
 }

@@ -34,7 +34,8 @@ export function isoOfMs(ms: number): string {
 /** ISO text of an integer microsecond timestamp, e.g. 2026-11-22T10:00:00.123456Z. */
 export function isoOfMicros(us: number): string {
   const ms = Math.floor(us / 1000);
-  if (!Number.isInteger(ms) || ms < fourDigitYears.fromMs || ms > fourDigitYears.toMs) return `${new Date(ms).toISOString().slice(0, -1)}${pad3(us - ms * 1000)}Z`;
+  if (!Number.isInteger(ms) || ms < fourDigitYears.fromMs || ms > fourDigitYears.toMs)
+    return `${new Date(ms).toISOString().slice(0, -1)}${pad3(us - ms * 1000)}Z`;
   const second = Math.floor(ms / 1000);
   return `${secondPrefix(second)}${pad3(ms - second * 1000)}${pad3(us - ms * 1000)}Z`;
 }

@@ -42,7 +42,11 @@ export const serverKeys = (serverId: string) => {
 };
 
 export const rateKey = (scope: string, id: string, slot: number) => `rl:{${scope}:${id}}:${slot}`;
-export const lockoutKeys = (pair: string) => ({ failures: `lockout:{${pair}}:fails`, state: `lockout:{${pair}}:state`, pending: `lockout:{${pair}}:pending` });
+export const lockoutKeys = (pair: string) => ({
+  failures: `lockout:{${pair}}:fails`,
+  state: `lockout:{${pair}}:state`,
+  pending: `lockout:{${pair}}:pending`,
+});
 export const dataApiSwitchKey = 'operator:data-api';
 export const laggingServersKey = 'meta:lagging';
 export const jobLockKey = (job: string) => `lock:${job}`;

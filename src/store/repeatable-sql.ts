@@ -46,12 +46,16 @@ const baseline = '1732500000000_baseline';
  * that time used goes. One that stopped short of them is refused with what to do.
  */
 export async function adoptBaseline(client: pg.Client, schema: string): Promise<void> {
-  const found = await client.query<{ table: string | null }>('SELECT to_regclass($1)::text AS table', [`${pg.escapeIdentifier(schema)}.schema_migrations`]);
+  const found = await client.query<{ table: string | null }>('SELECT to_regclass($1)::text AS table', [
+    `${pg.escapeIdentifier(schema)}.schema_migrations`,
+  ]);
   if (!found.rows[0]?.table) return;
   const names = (await client.query<{ name: string }>(`SELECT name FROM ${found.rows[0].table}`)).rows.map((r) => r.name);
   if (!names.includes(squashedFirst) || names.includes(baseline)) return;
   if (!names.includes(squashedLast)) {
-    throw new Error(`the database schema "${schema}" predates the squashed migrations but stopped before ${squashedLast}: migrate it with a checkout of that time first, or drop it (nothing of it was released)`);
+    throw new Error(
+      `the database schema "${schema}" predates the squashed migrations but stopped before ${squashedLast}: migrate it with a checkout of that time first, or drop it (nothing of it was released)`,
+    );
   }
   await client.query('BEGIN');
   try {
@@ -59,7 +63,8 @@ export async function adoptBaseline(client: pg.Client, schema: string): Promise<
     await client.query('DELETE FROM schema_migrations');
     await client.query('INSERT INTO schema_migrations (name, run_on) VALUES ($1, now())', [baseline]);
     await client.query('DROP TABLE IF EXISTS ingest_events');
-    for (const fn of ['ingest_apply_batch', 'ingest_apply_batch_text', 'ingest_apply_batches']) await client.query(`DROP FUNCTION IF EXISTS ${fn}`);
+    for (const fn of ['ingest_apply_batch', 'ingest_apply_batch_text', 'ingest_apply_batches'])
+      await client.query(`DROP FUNCTION IF EXISTS ${fn}`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

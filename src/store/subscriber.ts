@@ -2,7 +2,10 @@
 // switch, cache invalidations, agent wake-ups); returns a function that closes it.
 import type { Core } from '../core.ts';
 
-export async function followChannels(deps: Pick<Core, 'redis' | 'log'>, handlers: Record<string, (message: string) => void>): Promise<() => void> {
+export async function followChannels(
+  deps: Pick<Core, 'redis' | 'log'>,
+  handlers: Record<string, (message: string) => void>,
+): Promise<() => void> {
   const subscriber = deps.redis.duplicate();
   await subscriber.connect();
   subscriber.on('message', (channel: string, message: string) => {

@@ -11,15 +11,16 @@ export const discoveryPath = '/.well-known/service-trust.json';
 /** How a score follows from a lookup's signals and the rules: what a client needs to reproduce it. */
 export const scoringSteps = [
   "For each entry of signals.communities (one community each), its term: the voice's points plus the play's, bounded to [-communityBound, +communityBound], then rounded to the nearest integer, halves up (floor(x + 0.5)).",
-  "Voice points (null voice: 0): overturned: voice.points.overturned. Otherwise voice.points[status] x categoryWeights[category] x the length weight (lengthDays null, or beyond every row of lengthWeights: 1; else the weight of the first row with lengthDays <= maxDays); an expired voice is further multiplied by 0.5 ^ (endedDaysAgo / expiredHalfLifeDays).",
-  "Play points: play.max x min(1, ln(1 + playMinutes / 60) / ln(1 + play.fullAtHours)).",
+  'Voice points (null voice: 0): overturned: voice.points.overturned. Otherwise voice.points[status] x categoryWeights[category] x the length weight (lengthDays null, or beyond every row of lengthWeights: 1; else the weight of the first row with lengthDays <= maxDays); an expired voice is further multiplied by 0.5 ^ (endedDaysAgo / expiredHalfLifeDays).',
+  'Play points: play.max x min(1, ln(1 + playMinutes / 60) / ln(1 + play.fullAtHours)).',
   "Aim: a community shows unusual aim when kills >= aim.minKills and (headshotRatio > aim.headshotRatioOver or accuracy > aim.accuracyOver), null ratios counting as 0; with k such communities, aim's points are aim.pointsPerCommunity x max(0, k - 1).",
   "Score: base + the sum of the terms + aim's points, bounded to [0, 100].",
-  "Band: trusted from bands.trusted, neutral from bands.neutral, watch from bands.watch, high_risk below.",
+  'Band: trusted from bands.trusted, neutral from bands.neutral, watch from bands.watch, high_risk below.',
 ];
 
 /** The TrustScore schema, standing alone (no $id of this service's schema set). */
-const scoreSchema = () => Object.fromEntries(Object.entries(schemas.find((s) => s.$id === 'trust-score.json')!).filter(([k]) => k !== '$id'));
+const scoreSchema = () =>
+  Object.fromEntries(Object.entries(schemas.find((s) => s.$id === 'trust-score.json')!).filter(([k]) => k !== '$id'));
 
 export async function discoveryDocument(config: Config): Promise<TrustDiscovery> {
   const signer = await trustSigner(config);
@@ -44,11 +45,17 @@ export async function discoveryDocument(config: Config): Promise<TrustDiscovery>
     reasonCategories: [...reasonCategories],
     exportStatuses: ['active', 'overturned', 'expired'],
     scoring: { rules: scoringRules, steps: scoringSteps },
-    ...(signer ? {
-      signing: {
-        algorithm: proofAlgorithm, proofType: lookupProofType, audience: lookupProofAudience,
-        exportProofType, exportAudience: 'the partner key id', jwks: signer.jwks,
-      },
-    } : {}),
+    ...(signer
+      ? {
+          signing: {
+            algorithm: proofAlgorithm,
+            proofType: lookupProofType,
+            audience: lookupProofAudience,
+            exportProofType,
+            exportAudience: 'the partner key id',
+            jwks: signer.jwks,
+          },
+        }
+      : {}),
   };
 }

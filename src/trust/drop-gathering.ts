@@ -21,10 +21,12 @@ export class DropGathering {
       // pipeline from a setImmediate, which the batch's derived state scheduled first. From a
       // setImmediate of its own the drop came after that write, in a pipeline of its own, which
       // ioredis sends only once the one under way has all its replies.
-      const done = new Promise<void>((resolve) => nextTick(() => {
-        this.pending = undefined;
-        resolve(this.drop([...gathered]));
-      }));
+      const done = new Promise<void>((resolve) =>
+        nextTick(() => {
+          this.pending = undefined;
+          resolve(this.drop([...gathered]));
+        }),
+      );
       this.pending = { ids: gathered, done };
     }
     for (const id of ids) this.pending.ids.add(id);

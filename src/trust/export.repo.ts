@@ -45,10 +45,20 @@ export async function feedPage(db: Queryable, position: FeedPosition, statuses: 
     values: [position.xid, position.id, statuses, limit],
   });
   const first = rows[0]!;
-  const entries = rows.filter((r) => r.id != null).map((r) => ({
-    id: r.id!, platformId: r.platformId!, serviceId: r.serviceId ?? null, status: r.status!, reason: r.reason!, category: r.category!,
-    createdAt: r.createdAt!, updatedAt: r.updatedAt!, expiresAt: r.expiresAt ?? null, xid: r.xid!,
-  }));
+  const entries = rows
+    .filter((r) => r.id != null)
+    .map((r) => ({
+      id: r.id!,
+      platformId: r.platformId!,
+      serviceId: r.serviceId ?? null,
+      status: r.status!,
+      reason: r.reason!,
+      category: r.category!,
+      createdAt: r.createdAt!,
+      updatedAt: r.updatedAt!,
+      expiresAt: r.expiresAt ?? null,
+      xid: r.xid!,
+    }));
   return { rows: entries, horizon: first.horizon, readAt: first.readAt };
 }
 
@@ -57,7 +67,10 @@ export async function feedPage(db: Queryable, position: FeedPosition, statuses: 
  * runs); returns the mark's time, which the partner gets as syncedThrough.
  */
 export async function insertFeedMark(db: Queryable, readAt: string, horizon: string): Promise<string> {
-  const { rows } = await db.query<{ after: string }>('INSERT INTO trust_feed_marks (before, after, horizon) VALUES ($1, clock_timestamp(), $2::xid8) RETURNING after', [readAt, horizon]);
+  const { rows } = await db.query<{ after: string }>(
+    'INSERT INTO trust_feed_marks (before, after, horizon) VALUES ($1, clock_timestamp(), $2::xid8) RETURNING after',
+    [readAt, horizon],
+  );
   return rows[0]!.after;
 }
 

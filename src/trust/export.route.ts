@@ -32,8 +32,13 @@ export function addExportRoute(deps: Core, router: Router<AppState>): void {
     const decision = await takeRateToken(deps, 'trust-export', partner.id, rates[partner.tier]);
     ctx.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', 'export pages per minute exceeded for this partner key', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+      throw new ApiError(
+        'RATE_LIMITED',
+        'export pages per minute exceeded for this partner key',
+        { retryAfter: retryAfterSeconds },
+        { 'Retry-After': String(retryAfterSeconds) },
+      );
     }
-    ctx.body = await exportPage(deps, partner, exportQuery(ctx.query)) satisfies TrustExportPage;
+    ctx.body = (await exportPage(deps, partner, exportQuery(ctx.query))) satisfies TrustExportPage;
   });
 }

@@ -43,16 +43,19 @@ const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d
 export function parseSince(since: string): string {
   if (/^[0-9]{1,15}$/.test(since) && Number(since) <= 8.64e15) return new Date(Number(since)).toISOString();
   const ms = isoPattern.test(since) ? Date.parse(since) : NaN;
-  if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== since.slice(0, 10) && since.endsWith('Z')) {
+  if (!Number.isFinite(ms) || (new Date(ms).toISOString().slice(0, 10) !== since.slice(0, 10) && since.endsWith('Z'))) {
     throw badRequest('since must be an ISO 8601 date-time with zone (2026-11-22T12:00:00Z) or epoch milliseconds');
   }
   return since;
 }
 
-export const rowsDigest = (rows: ExportRow[]) => createHash('sha256').update(canonicalize(rows) ?? '[]').digest('base64url');
+export const rowsDigest = (rows: ExportRow[]) =>
+  createHash('sha256')
+    .update(canonicalize(rows) ?? '[]')
+    .digest('base64url');
 
 export async function exportPage(deps: Core, partner: PartnerKey, query: ExportQuery): Promise<ExportPage> {
-  const statuses = query.status ? [...new Set(query.status.split(','))] as ExportStatus[] : exportStatuses;
+  const statuses = query.status ? ([...new Set(query.status.split(','))] as ExportStatus[]) : exportStatuses;
   const limit = Math.min(query.limit, pageCaps[partner.tier]);
   let position: FeedPosition;
   // The since a page read from: only a first page (no cursor) reads from one.
@@ -70,7 +73,15 @@ export async function exportPage(deps: Core, partner: PartnerKey, query: ExportQ
   const body: ExportPage = { rows, count: rows.length, nextCursor, syncedThrough };
   const signer = await trustSigner(deps.config);
   if (signer) {
-    const claims = { digest: rowsDigest(rows), count: rows.length, cursor: query.cursor ?? null, nextCursor, since, syncedThrough, statuses };
+    const claims = {
+      digest: rowsDigest(rows),
+      count: rows.length,
+      cursor: query.cursor ?? null,
+      nextCursor,
+      since,
+      syncedThrough,
+      statuses,
+    };
     body.proof = await signer.sign(claims, exportProofType, partner.id, deps.clock.now());
   }
   return body;

@@ -18,7 +18,12 @@ export class LocalScores {
 
   constructor(ttlMs: number) {
     // Bounded by bytes: a signed score is about 2.4 kB, so 50,000 of them would hold 120 MB.
-    this.#scores = new LRUCache({ max: 50_000, maxSize: maxBytes, sizeCalculation: (e) => e.score.body.length + e.score.proof.length + 64, ttl: ttlMs });
+    this.#scores = new LRUCache({
+      max: 50_000,
+      maxSize: maxBytes,
+      sizeCalculation: (e) => e.score.body.length + e.score.proof.length + 64,
+      ttl: ttlMs,
+    });
   }
 
   get(platformId: string, nowMs: number): CachedScore | undefined {

@@ -15,12 +15,20 @@ import type { TrustPublicEntries } from '../http/schema-types.ts';
 export const retryAfterSeconds = 60;
 export const proofHeader = 'x-service-trust-proof';
 
-export function trustLookupRouter(deps: TrustDeps, router = new Router<AppState>({ prefix: '/api/v1/trust', sensitive: true })): Router<AppState> {
+export function trustLookupRouter(
+  deps: TrustDeps,
+  router = new Router<AppState>({ prefix: '/api/v1/trust', sensitive: true }),
+): Router<AppState> {
   const limited = async (ctx: AppContext) => {
     const decision = await takeRateToken(deps, 'trust-lookup', rateLimitIdentity(ctx.state.clientIp), deps.config.rates.trustLookup);
     ctx.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', 'trust lookups per minute exceeded for this address', { retryAfter: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+      throw new ApiError(
+        'RATE_LIMITED',
+        'trust lookups per minute exceeded for this address',
+        { retryAfter: retryAfterSeconds },
+        { 'Retry-After': String(retryAfterSeconds) },
+      );
     }
   };
   router.get('/:identifier', async (ctx) => {
@@ -32,7 +40,7 @@ export function trustLookupRouter(deps: TrustDeps, router = new Router<AppState>
   });
   router.get('/:identifier/entries', async (ctx) => {
     await limited(ctx);
-    ctx.body = await publicEntries(deps, ctx.params.identifier!) satisfies TrustPublicEntries;
+    ctx.body = (await publicEntries(deps, ctx.params.identifier!)) satisfies TrustPublicEntries;
   });
   return router;
 }

@@ -46,13 +46,29 @@ export async function computeScore(deps: Core, player: TrustPlayer): Promise<{ s
   const { entries, play } = await communityEvidence(deps.db, player.platformId);
   const signals = signalsOf(entries, play, nowMs);
   const result = scoreTrust(signals);
-  const claims = { platformId: player.platformId, serviceId: player.serviceId, score: result.score, band: result.band, confidence: result.confidence, computedAt };
+  const claims = {
+    platformId: player.platformId,
+    serviceId: player.serviceId,
+    score: result.score,
+    band: result.band,
+    confidence: result.confidence,
+    computedAt,
+  };
   const signer = await trustSigner(deps.config);
   const proof = signer ? await signer.sign(claims, lookupProofType, lookupProofAudience, nowMs) : '';
-  const body = Buffer.from(JSON.stringify({
-    platformId: player.platformId, serviceId: player.serviceId, score: result.score, confidence: result.confidence, band: result.band,
-    signals, reasons: result.reasons, computedAt, ...(proof ? { proof } : {}),
-  } satisfies TrustScore));
+  const body = Buffer.from(
+    JSON.stringify({
+      platformId: player.platformId,
+      serviceId: player.serviceId,
+      score: result.score,
+      confidence: result.confidence,
+      band: result.band,
+      signals,
+      reasons: result.reasons,
+      computedAt,
+      ...(proof ? { proof } : {}),
+    } satisfies TrustScore),
+  );
   const untilExpiry = (nextExpiryMs(entries, nowMs) ?? Infinity) - nowMs;
   return { score: { proof, body }, ttlMs: Math.max(1, Math.min(scoreLifeMs, untilExpiry)) };
 }
@@ -61,7 +77,9 @@ export async function computeScore(deps: Core, player: TrustPlayer): Promise<{ s
 function classified(deps: Core, identifier: string) {
   const id = classifyIdentifier(identifier, deps.clock.now());
   if (!id) {
-    throw badRequest('identifier is not a Steam64 (7656119...), STEAM_X:Y:Z, service UUID, DayZ ID, BattlEye GUID, console id or chat user id (discord:<snowflake>)');
+    throw badRequest(
+      'identifier is not a Steam64 (7656119...), STEAM_X:Y:Z, service UUID, DayZ ID, BattlEye GUID, console id or chat user id (discord:<snowflake>)',
+    );
   }
   return id;
 }
@@ -111,7 +129,9 @@ async function computeAndStore(deps: TrustDeps, player: TrustPlayer): Promise<Ca
   }
   const { score, ttlMs } = await computeScore(deps, player);
   if (claim?.own) {
-    await storeScore(deps.redis, player.platformId, claim.token, score, nowMs, ttlMs).catch((err: unknown) => deps.log.warn({ err }, 'trust score not cached'));
+    await storeScore(deps.redis, player.platformId, claim.token, score, nowMs, ttlMs).catch((err: unknown) =>
+      deps.log.warn({ err }, 'trust score not cached'),
+    );
   }
   return score;
 }

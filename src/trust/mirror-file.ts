@@ -23,7 +23,10 @@ export async function writeMirror(path: string, state: MirrorState): Promise<voi
 }
 
 /** One run of `trust mirror`: load, follow the feed, save. */
-export async function mirrorToFile(path: string, options: MirrorOptions): Promise<{ pages: number; rows: number; bans: number; syncedThrough: string | null }> {
+export async function mirrorToFile(
+  path: string,
+  options: MirrorOptions,
+): Promise<{ pages: number; rows: number; bans: number; syncedThrough: string | null }> {
   const state = await readMirror(path, options.url);
   const { pages, rows } = await syncMirror(state, options);
   await writeMirror(path, state);

@@ -60,7 +60,10 @@ export function applyRows(state: MirrorState, rows: ExportRow[]): void {
 export async function syncMirror(state: MirrorState, options: MirrorOptions): Promise<{ pages: number; rows: number }> {
   const doFetch = options.fetch ?? fetch;
   const base = options.url.replace(/\/+$/, '');
-  const discovery = await getJson(doFetch, `${base}/.well-known/service-trust.json`) as { issuer: string; signing?: { jwks: JSONWebKeySet } };
+  const discovery = (await getJson(doFetch, `${base}/.well-known/service-trust.json`)) as {
+    issuer: string;
+    signing?: { jwks: JSONWebKeySet };
+  };
   if (!discovery.signing) throw new MirrorError('the service publishes no signing key: its pages cannot be verified');
   const jwks = createLocalJWKSet(discovery.signing.jwks);
   const keyId = options.keyId ?? state.keyId;
@@ -73,18 +76,26 @@ export async function syncMirror(state: MirrorState, options: MirrorOptions): Pr
     const since = cursor === null ? state.syncedThrough : null;
     if (cursor !== null) query.set('cursor', cursor);
     else if (since !== null) query.set('since', since);
-    const page = await getJson(doFetch, `${base}/api/v1/trust/export?${query}`, { authorization: `Bearer ${options.key}` }) as Page;
+    const page = (await getJson(doFetch, `${base}/api/v1/trust/export?${query}`, { authorization: `Bearer ${options.key}` })) as Page;
     if (!page.proof) throw new MirrorError('a page came without a proof');
     const { payload } = await jwtVerify(page.proof, jwks, {
-      algorithms: ['RS256'], issuer: discovery.issuer, typ: exportProofType, currentDate: new Date(now()), ...(keyId ? { audience: keyId } : {}),
+      algorithms: ['RS256'],
+      issuer: discovery.issuer,
+      typ: exportProofType,
+      currentDate: new Date(now()),
+      ...(keyId ? { audience: keyId } : {}),
     }).catch((err: Error) => {
       throw new MirrorError(`a page's proof does not verify: ${err.message}`);
     });
     if (typeof payload.aud !== 'string') throw new MirrorError('the proof names no partner');
-    if (payload.digest !== rowsDigest(page.rows) || payload.count !== page.rows.length || page.count !== page.rows.length) throw new MirrorError('the rows do not match the proof');
-    if (payload.cursor !== cursor || payload.nextCursor !== page.nextCursor) throw new MirrorError('the page is not the one asked for (cursors differ from the proof)');
-    if (payload.since !== since) throw new MirrorError('the page was read from another point than the one asked for (since differs from the proof)');
-    if (payload.syncedThrough !== page.syncedThrough) throw new MirrorError('the resume point is not the one the service gave (syncedThrough differs from the proof)');
+    if (payload.digest !== rowsDigest(page.rows) || payload.count !== page.rows.length || page.count !== page.rows.length)
+      throw new MirrorError('the rows do not match the proof');
+    if (payload.cursor !== cursor || payload.nextCursor !== page.nextCursor)
+      throw new MirrorError('the page is not the one asked for (cursors differ from the proof)');
+    if (payload.since !== since)
+      throw new MirrorError('the page was read from another point than the one asked for (since differs from the proof)');
+    if (payload.syncedThrough !== page.syncedThrough)
+      throw new MirrorError('the resume point is not the one the service gave (syncedThrough differs from the proof)');
     state.keyId ??= payload.aud;
     applyRows(state, page.rows);
     pages++;

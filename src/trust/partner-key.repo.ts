@@ -9,12 +9,19 @@ export type { PartnerKey };
 const columns = 'id, name, tier, created_at AS "createdAt", revoked_at AS "revokedAt"';
 
 export async function insertPartnerKey(db: Queryable, name: string, tier: PartnerTier, keyHash: Buffer, at: string): Promise<PartnerKey> {
-  const { rows } = await db.query<PartnerKey>(`INSERT INTO partner_keys (name, tier, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING ${columns}`, [name, tier, keyHash, at]);
+  const { rows } = await db.query<PartnerKey>(
+    `INSERT INTO partner_keys (name, tier, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
+    [name, tier, keyHash, at],
+  );
   return rows[0]!;
 }
 
 export async function activePartnerKeyByHash(db: Queryable, keyHash: Buffer): Promise<PartnerKey | undefined> {
-  const { rows } = await db.query<PartnerKey>({ name: 'partner-key-by-hash', text: `SELECT ${columns} FROM partner_keys WHERE key_hash = $1 AND revoked_at IS NULL`, values: [keyHash] });
+  const { rows } = await db.query<PartnerKey>({
+    name: 'partner-key-by-hash',
+    text: `SELECT ${columns} FROM partner_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    values: [keyHash],
+  });
   return rows[0];
 }
 

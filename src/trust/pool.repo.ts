@@ -40,7 +40,12 @@ export async function insertSubmission(db: Queryable, s: NewSubmission, at: stri
 }
 
 /** The moderation listing: every community's entries for moderators, or one community's own. */
-export async function listSubmissions(db: Queryable, filter: { accountId?: string; status?: EntryStatus }, limit: number, offset: number): Promise<PoolEntry[]> {
+export async function listSubmissions(
+  db: Queryable,
+  filter: { accountId?: string; status?: EntryStatus },
+  limit: number,
+  offset: number,
+): Promise<PoolEntry[]> {
   const { rows } = await db.query<PoolEntry>(
     `SELECT ${columns} FROM trust_entries
      WHERE ($1::uuid IS NULL OR account_id = $1) AND ($2::text IS NULL OR status = $2)
@@ -54,7 +59,13 @@ export async function listSubmissions(db: Queryable, filter: { accountId?: strin
  * Moves an entry from one of `from` to `to`; undefined when it is not in one of those states.
  * Approving an entry whose expiry has passed makes it `expired` straight away.
  */
-export async function transitionEntry(db: Queryable, id: string, from: EntryStatus[], to: EntryStatus, at: string): Promise<PoolEntry | undefined> {
+export async function transitionEntry(
+  db: Queryable,
+  id: string,
+  from: EntryStatus[],
+  to: EntryStatus,
+  at: string,
+): Promise<PoolEntry | undefined> {
   const { rows } = await db.query<PoolEntry>(
     `UPDATE trust_entries SET
        status = CASE WHEN $3 = 'active' AND expires_at <= $4 THEN 'expired' ELSE $3 END,
@@ -95,7 +106,10 @@ export async function banOfAccount(db: Queryable, accountId: string, banId: stri
 
 /** The sources of the account's bans of a player: a player banned only by copies is no evidence of its own. */
 export async function banSourcesFor(db: Queryable, accountId: string, platformId: string): Promise<Set<string>> {
-  const { rows } = await db.query<{ source: string }>('SELECT DISTINCT source FROM bans WHERE account_id = $1 AND platform_id = $2', [accountId, platformId]);
+  const { rows } = await db.query<{ source: string }>('SELECT DISTINCT source FROM bans WHERE account_id = $1 AND platform_id = $2', [
+    accountId,
+    platformId,
+  ]);
   return new Set(rows.map((r) => r.source));
 }
 

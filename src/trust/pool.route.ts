@@ -24,7 +24,11 @@ export function trustPoolRouter(deps: TrustDeps): Router<AppState> {
   router.post('/submissions', requirePermission('trust.submit'), jsonBody, async (ctx) => {
     const principal = principalOf(ctx);
     const entry = await submitToPool(deps, { accountId: principal.accountId, userId: principal.userId }, submissionBody(ctx));
-    await auditAction(deps, ctx, { action: 'trust.submit', target: { type: 'trust-entry', id: entry.id }, details: { category: entry.category, banId: entry.banId } });
+    await auditAction(deps, ctx, {
+      action: 'trust.submit',
+      target: { type: 'trust-entry', id: entry.id },
+      details: { category: entry.category, banId: entry.banId },
+    });
     ctx.status = 201;
     ctx.body = entry satisfies TrustSubmission;
   });
@@ -33,7 +37,8 @@ export function trustPoolRouter(deps: TrustDeps): Router<AppState> {
   router.get('/submissions', async (ctx) => {
     const principal = principalOf(ctx);
     const moderator = principal.permissions.has('trust.moderate');
-    if (!moderator && !principal.permissions.has('trust.submit')) throw new ApiError('FORBIDDEN', 'your role lacks the permission trust.submit or trust.moderate');
+    if (!moderator && !principal.permissions.has('trust.submit'))
+      throw new ApiError('FORBIDDEN', 'your role lacks the permission trust.submit or trust.moderate');
     const query = listQuery(ctx.query);
     const filter = { status: query.status, ...(moderator ? {} : { accountId: principal.accountId }) };
     ctx.body = { submissions: await listSubmissions(deps.db, filter, query.limit, query.offset) } satisfies TrustSubmissionList;
@@ -41,7 +46,11 @@ export function trustPoolRouter(deps: TrustDeps): Router<AppState> {
 
   const decide = (decision: Decision) => async (ctx: AppContext) => {
     const entry = await decideEntry(deps, ctx.params.id!, decision);
-    await auditAction(deps, ctx, { action: `trust.${decision}`, target: { type: 'trust-entry', id: entry.id }, details: { status: entry.status } });
+    await auditAction(deps, ctx, {
+      action: `trust.${decision}`,
+      target: { type: 'trust-entry', id: entry.id },
+      details: { status: entry.status },
+    });
     ctx.body = entry satisfies TrustSubmission;
   };
   router.post('/submissions/:id/approve', requirePermission('trust.moderate'), decide('approve'));

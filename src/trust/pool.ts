@@ -13,7 +13,11 @@ import type { TrustDeps } from './lookup.ts';
 
 export type SubmissionBody = Checked<'trust-submission-create.json'>;
 
-const copied = (source: string) => new ApiError('CONFLICT', `this ban came ${source === 'import' ? 'from another community' : 'from the pool'}: only a community's own bans are evidence`);
+const copied = (source: string) =>
+  new ApiError(
+    'CONFLICT',
+    `this ban came ${source === 'import' ? 'from another community' : 'from the pool'}: only a community's own bans are evidence`,
+  );
 
 /** A community's submission, from scratch or from one of its own (manual) bans. */
 export async function submitToPool(deps: TrustDeps, who: { accountId: string; userId: string }, body: SubmissionBody): Promise<PoolEntry> {
@@ -29,16 +33,28 @@ export async function submitToPool(deps: TrustDeps, who: { accountId: string; us
     expiresAt ??= ban.expiresAt;
   } else {
     const id = classifyIdentifier(body.platformId!, deps.clock.now());
-    if (!id || !['steam64', 'legacy', 'dayzId', 'console'].includes(id.kind)) throw badRequest('platformId must be a Steam64, STEAM_X:Y:Z, DayZ ID or console id');
+    if (!id || !['steam64', 'legacy', 'dayzId', 'console'].includes(id.kind))
+      throw badRequest('platformId must be a Steam64, STEAM_X:Y:Z, DayZ ID or console id');
     platformId = await resolvePlatformId(deps.db, id.value);
     const sources = await banSourcesFor(deps.db, who.accountId, platformId);
     if (sources.size > 0 && !sources.has('manual')) throw copied([...sources][0]!);
   }
   if (expiresAt !== null && Date.parse(expiresAt) <= deps.clock.now()) throw badRequest('expiresAt must lie in the future');
-  const entry = await insertSubmission(deps.db, {
-    platformId, accountId: who.accountId, submittedBy: who.userId, banId: body.banId?.toLowerCase() ?? null,
-    category: body.category, reason: body.reason, evidence: body.evidence, note: body.note ?? null, expiresAt,
-  }, at);
+  const entry = await insertSubmission(
+    deps.db,
+    {
+      platformId,
+      accountId: who.accountId,
+      submittedBy: who.userId,
+      banId: body.banId?.toLowerCase() ?? null,
+      category: body.category,
+      reason: body.reason,
+      evidence: body.evidence,
+      note: body.note ?? null,
+      expiresAt,
+    },
+    at,
+  );
   if (!entry) throw new ApiError('CONFLICT', 'this ban is already submitted');
   await invalidateTrustScores(deps, [platformId]);
   return entry;
@@ -66,5 +82,8 @@ export async function decideEntry(deps: TrustDeps, entryId: string, decision: De
 async function missingOrConflict(deps: Core, entryId: string, decision: Decision): Promise<ApiError> {
   const status = await entryStatus(deps.db, entryId);
   if (status === undefined) return notFound('pool entry');
-  return new ApiError('CONFLICT', `an entry that is ${status} cannot be ${decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'overturned'}`);
+  return new ApiError(
+    'CONFLICT',
+    `an entry that is ${status} cannot be ${decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'overturned'}`,
+  );
 }

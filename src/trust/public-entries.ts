@@ -8,5 +8,8 @@ import { trustPlayerOf } from './lookup.ts';
 
 export async function publicEntries(deps: Core, identifier: string): Promise<{ platformId: string; entries: PublicEntry[] }> {
   const player = await trustPlayerOf(deps, identifier);
-  return { platformId: player.platformId, entries: await publicEntriesOf(deps.db, player.platformId, new Date(deps.clock.now()).toISOString()) };
+  return {
+    platformId: player.platformId,
+    entries: await publicEntriesOf(deps.db, player.platformId, new Date(deps.clock.now()).toISOString()),
+  };
 }

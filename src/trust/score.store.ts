@@ -54,7 +54,10 @@ export const computationHoldMs = 10_000;
 export async function beginScore(redis: AppRedis, platformId: string, nowMs: number): Promise<{ own: boolean; token: string }> {
   const { computing } = trustScoreKeys(platformId);
   const token = `${processTag}:${++computations}:${Math.floor(nowMs)}`;
-  const [own, registered] = (await redis.beginTrustScore(computing, platformId, token, nowMs, computationHoldMs, computingTtlMs)) as [number, string];
+  const [own, registered] = (await redis.beginTrustScore(computing, platformId, token, nowMs, computationHoldMs, computingTtlMs)) as [
+    number,
+    string,
+  ];
   return { own: own === 1, token: registered };
 }
 
@@ -62,10 +65,28 @@ export async function beginScore(redis: AppRedis, platformId: string, nowMs: num
 export const scoreLifeMs = 10 * 60_000;
 
 /** Stores the score unless the player was dropped since its computation began (beginScore). */
-export async function storeScore(redis: AppRedis, platformId: string, token: string, score: CachedScore, nowMs: number, ttlMs: number): Promise<boolean> {
+export async function storeScore(
+  redis: AppRedis,
+  platformId: string,
+  token: string,
+  score: CachedScore,
+  nowMs: number,
+  ttlMs: number,
+): Promise<boolean> {
   const keys = trustScoreKeys(platformId);
   const ttl = Math.max(1, Math.min(scoreLifeMs, Math.floor(ttlMs)));
-  return (await redis.storeTrustScore(keys.score, keys.computing, keys.held, platformId, token, encode(score, nowMs + ttl), ttl, scoreLifeMs)) === 1;
+  return (
+    (await redis.storeTrustScore(
+      keys.score,
+      keys.computing,
+      keys.held,
+      platformId,
+      token,
+      encode(score, nowMs + ttl),
+      ttl,
+      scoreLifeMs,
+    )) === 1
+  );
 }
 
 /** Players per call: a bucket can hold a whole batch's players, and a call's arguments are kept small. */
@@ -92,11 +113,18 @@ export async function dropScores(redis: AppRedis, platformIds: Iterable<string>,
   for (const [bucket, ids] of buckets) {
     const { computing, held } = trustBucketKeys(bucket);
     for (let i = 0; i < ids.length; i += dropChunk) {
-      calls.push((async () => {
-        const holding = (await redis.dropTrustScores(computing, held, minAgeMs, scoreLifeMs, ...ids.slice(i, i + dropChunk))) as string[];
-        if (holding.length > 0) await redis.multi().del(...holding.map((id) => trustScoreKeys(id).score)).zrem(held, ...holding).exec();
-        return holding;
-      })());
+      calls.push(
+        (async () => {
+          const holding = (await redis.dropTrustScores(computing, held, minAgeMs, scoreLifeMs, ...ids.slice(i, i + dropChunk))) as string[];
+          if (holding.length > 0)
+            await redis
+              .multi()
+              .del(...holding.map((id) => trustScoreKeys(id).score))
+              .zrem(held, ...holding)
+              .exec();
+          return holding;
+        })(),
+      );
     }
   }
   return (await Promise.all(calls)).flat();

@@ -16,7 +16,14 @@ export type CommunityVoice = NonNullable<CommunitySignals['voice']>;
 export type ReasonCategory = CommunityVoice['category'];
 export type VoiceStatus = CommunityVoice['status'];
 
-export const reasonCategories = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'] as const satisfies readonly ReasonCategory[];
+export const reasonCategories = [
+  'cheating',
+  'exploiting',
+  'griefing',
+  'toxicity',
+  'ban_evasion',
+  'other',
+] as const satisfies readonly ReasonCategory[];
 
 export type TrustBand = 'trusted' | 'neutral' | 'watch' | 'high_risk';
 
@@ -40,9 +47,16 @@ export const scoringRules = {
      * its end (a ban served: half an active one's, then fading), an overturned one (for the player).
      */
     points: { active: -26, pending: -4, expired: -13, overturned: 4 },
-    categoryWeights: { cheating: 1, ban_evasion: 1, exploiting: 0.7, griefing: 0.5, other: 0.4, toxicity: 0.3 } satisfies Record<ReasonCategory, number>,
+    categoryWeights: { cheating: 1, ban_evasion: 1, exploiting: 0.7, griefing: 0.5, other: 0.4, toxicity: 0.3 } satisfies Record<
+      ReasonCategory,
+      number
+    >,
     /** By the days an entry was set for: the first row whose maxDays it is within; permanent or longer than every row: 1. */
-    lengthWeights: [{ maxDays: 7, weight: 0.4 }, { maxDays: 30, weight: 0.6 }, { maxDays: 180, weight: 0.8 }],
+    lengthWeights: [
+      { maxDays: 7, weight: 0.4 },
+      { maxDays: 30, weight: 0.6 },
+      { maxDays: 180, weight: 0.8 },
+    ],
     /** An expired entry's points halve every this many days after it ended. */
     expiredHalfLifeDays: 90,
   },
@@ -67,7 +81,8 @@ export function bandOf(score: number): TrustBand {
   return 'high_risk';
 }
 
-const lengthWeight = (days: number | null) => (days === null ? 1 : rules.voice.lengthWeights.find((row) => days <= row.maxDays)?.weight ?? 1);
+const lengthWeight = (days: number | null) =>
+  days === null ? 1 : (rules.voice.lengthWeights.find((row) => days <= row.maxDays)?.weight ?? 1);
 
 /** A voice's points before its community's bound. */
 export function voicePoints(v: CommunityVoice): number {
@@ -103,13 +118,21 @@ export function scoreTrust(signals: TrustSignals): ScoreResult {
 
 /** How much evidence the score stands on: each fact adds weight, and confidence approaches 1. */
 function confidenceOf(s: TrustSignals): number {
-  const voices = s.communities.reduce((sum, c) => sum + (c.voice ? { active: 2, expired: 1, overturned: 1, pending: 0.5 }[c.voice.status] : 0), 0);
+  const voices = s.communities.reduce(
+    (sum, c) => sum + (c.voice ? { active: 2, expired: 1, overturned: 1, pending: 0.5 }[c.voice.status] : 0),
+    0,
+  );
   const weight = voices + Math.min(4, s.playMinutes / 600) + Math.min(2, 0.5 * s.serversSeen) + Math.min(1, s.kills / 100);
   return Math.floor((1 - Math.exp(-weight / 4)) * 100) / 100;
 }
 
 const categoryWords: Record<ReasonCategory, string> = {
-  cheating: 'cheating', ban_evasion: 'ban evasion', exploiting: 'exploiting', griefing: 'griefing', toxicity: 'toxicity', other: 'another reason',
+  cheating: 'cheating',
+  ban_evasion: 'ban evasion',
+  exploiting: 'exploiting',
+  griefing: 'griefing',
+  toxicity: 'toxicity',
+  other: 'another reason',
 };
 const lengthWords = (days: number | null) => (days === null ? 'permanent' : `${days} day${days === 1 ? '' : 's'}`);
 const communities = (n: number) => `${n} ${n === 1 ? 'community' : 'communities'}`;
@@ -121,8 +144,10 @@ function describe(c: CommunitySignals, n: number): string {
   const hours = `${Math.floor(c.playMinutes / 60)} hours`;
   const play = c.playMinutes > 0 ? `, with ${hours} of play on its servers` : '';
   if (v?.status === 'active') return `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)})${play}`;
-  if (v?.status === 'pending') return `Reported for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), not yet reviewed by a network moderator${play}`;
-  if (v?.status === 'expired') return `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), ended ${Math.floor(v.endedDaysAgo ?? 0)} days ago${play}`;
+  if (v?.status === 'pending')
+    return `Reported for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), not yet reviewed by a network moderator${play}`;
+  if (v?.status === 'expired')
+    return `Banned for ${categoryWords[v.category]} by ${communities(n)} (${lengthWords(v.lengthDays)}), ended ${Math.floor(v.endedDaysAgo ?? 0)} days ago${play}`;
   if (v?.status === 'overturned') return `A ban by ${communities(n)} overturned on appeal${play}`;
   return `Played ${hours} on the servers of ${communities(n)}`;
 }
@@ -143,6 +168,14 @@ function reasonsOf(s: TrustSignals, terms: number[], aimCommunities: number, aim
 }
 
 export const emptySignals = (): TrustSignals => ({
-  bansActive: 0, submissionsPending: 0, overturns: 0, playMinutes: 0, serversSeen: 0, kills: 0,
-  headshotRatio: null, accuracy: null, meanKillDistance: null, communities: [],
+  bansActive: 0,
+  submissionsPending: 0,
+  overturns: 0,
+  playMinutes: 0,
+  serversSeen: 0,
+  kills: 0,
+  headshotRatio: null,
+  accuracy: null,
+  meanKillDistance: null,
+  communities: [],
 });

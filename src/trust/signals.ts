@@ -27,8 +27,10 @@ export function voiceOf(e: EntryEvidence, nowMs: number): CommunityVoice {
 function strongest(voices: CommunityVoice[]): CommunityVoice | null {
   let best: CommunityVoice | null = null;
   for (const v of voices) {
-    const better = !best || Math.abs(voicePoints(v)) > Math.abs(voicePoints(best))
-      || (Math.abs(voicePoints(v)) === Math.abs(voicePoints(best)) && statusRank[v.status] < statusRank[best.status]);
+    const better =
+      !best ||
+      Math.abs(voicePoints(v)) > Math.abs(voicePoints(best)) ||
+      (Math.abs(voicePoints(v)) === Math.abs(voicePoints(best)) && statusRank[v.status] < statusRank[best.status]);
     if (better) best = v;
   }
   return best;
@@ -60,9 +62,18 @@ export function signalsOf(entries: EntryEvidence[], play: PlayEvidence[], nowMs:
     playMinutes: Math.floor(sum((p) => p.playSeconds) / 60),
     serversSeen: sum((p) => p.servers),
     kills,
-    headshotRatio: ratio(sum((p) => p.headshots), kills),
-    accuracy: ratio(sum((p) => p.shotsHit), sum((p) => p.shotsFired)),
-    meanKillDistance: ratio(sum((p) => p.killDistanceSum), kills),
+    headshotRatio: ratio(
+      sum((p) => p.headshots),
+      kills,
+    ),
+    accuracy: ratio(
+      sum((p) => p.shotsHit),
+      sum((p) => p.shotsFired),
+    ),
+    meanKillDistance: ratio(
+      sum((p) => p.killDistanceSum),
+      kills,
+    ),
     communities,
   };
 }

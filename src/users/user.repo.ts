@@ -44,7 +44,12 @@ export async function listUsers(db: Queryable, accountId: string): Promise<User[
   return rows;
 }
 
-export async function updateUser(db: Queryable, accountId: string, userId: string, change: { role?: Role; passwordHash?: string }): Promise<User | undefined> {
+export async function updateUser(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+  change: { role?: Role; passwordHash?: string },
+): Promise<User | undefined> {
   const { rows } = await db.query<User>(
     `UPDATE users u SET role = coalesce($3, role), password_hash = coalesce($4, password_hash)
      WHERE u.id = $1 AND u.account_id = $2 AND u.deleted_at IS NULL RETURNING ${columns}`,
@@ -54,10 +59,10 @@ export async function updateUser(db: Queryable, accountId: string, userId: strin
 }
 
 export async function deleteUser(db: Queryable, accountId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE users SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
-    [userId, accountId],
-  );
+  const { rowCount } = await db.query('UPDATE users SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [
+    userId,
+    accountId,
+  ]);
   return rowCount === 1;
 }
 
@@ -70,7 +75,10 @@ export async function countOwners(db: Queryable, accountId: string): Promise<num
 }
 
 export async function findUserRole(db: Queryable, accountId: string, userId: string): Promise<Role | undefined> {
-  const { rows } = await db.query<{ role: Role }>('SELECT role FROM users WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [userId, accountId]);
+  const { rows } = await db.query<{ role: Role }>('SELECT role FROM users WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [
+    userId,
+    accountId,
+  ]);
   return rows[0]?.role;
 }
 

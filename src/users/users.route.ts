@@ -25,7 +25,11 @@ export function usersRouter(deps: Core): Router<AppState> {
   router.post('/', jsonBody, async (ctx) => {
     const body = createBody(ctx);
     const user = await createUser(deps.db, principalOf(ctx).accountId, body.username, body.password, body.role);
-    await auditAction(deps, ctx, { action: 'user.create', target: { type: 'user', id: user.id }, details: { username: user.username, role: user.role } });
+    await auditAction(deps, ctx, {
+      action: 'user.create',
+      target: { type: 'user', id: user.id },
+      details: { username: user.username, role: user.role },
+    });
     ctx.status = 201;
     ctx.body = user satisfies User;
   });
@@ -35,7 +39,11 @@ export function usersRouter(deps: Core): Router<AppState> {
     const userId = ctx.params.id!;
     if (!isUuid(userId)) throw notFound('user');
     const user = await changeUser(deps, principalOf(ctx).accountId, userId, body);
-    await auditAction(deps, ctx, { action: 'user.update', target: { type: 'user', id: user.id }, details: { changed: Object.keys(body), ...(body.role ? { role: body.role } : {}) } });
+    await auditAction(deps, ctx, {
+      action: 'user.update',
+      target: { type: 'user', id: user.id },
+      details: { changed: Object.keys(body), ...(body.role ? { role: body.role } : {}) },
+    });
     ctx.body = user satisfies User;
   });
 

@@ -45,7 +45,9 @@ test.before(async () => {
     if (limitedNext > 0 && req.url?.endsWith('/events')) {
       limitedNext -= 1;
       limitedAt.push(Date.now());
-      return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"error":"RATE_LIMITED","message":"slow down"}');
+      return void res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end('{"error":"RATE_LIMITED","message":"slow down"}');
     }
     if (!down) return void app(req, res);
     requestsWhileDown += 1;
@@ -63,8 +65,21 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 
 function options(a: Pick<Tenant, 'serverId' | 'token'>, logs: string, over: Partial<AgentOptions> = {}): AgentOptions {
   return {
-    ...agentDefaults, url: baseUrl, serverId: a.serverId, token: a.token, logs, state: join(logs, 'state.json'),
-    utcOffsetMinutes: 0, once: true, batchIntervalMs: 30, pollMs: 20, retryBaseMs: 10, retryMaxMs: 50, stopGraceMs: 2000, log: silent, ...over,
+    ...agentDefaults,
+    url: baseUrl,
+    serverId: a.serverId,
+    token: a.token,
+    logs,
+    state: join(logs, 'state.json'),
+    utcOffsetMinutes: 0,
+    once: true,
+    batchIntervalMs: 30,
+    pollMs: 20,
+    retryBaseMs: 10,
+    retryMaxMs: 50,
+    stopGraceMs: 2000,
+    log: silent,
+    ...over,
   };
 }
 
@@ -75,7 +90,8 @@ const steam = (n: number) => String(76561198200000000n + BigInt(n));
 const dz = (n: number) => dayzIdOf(steam(n));
 const hms = (s: number) => [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((x) => String(x).padStart(2, '0')).join(':');
 
-const header = (date: string, time: string) => `\n\n******************************************************************************\nAdminLog started on ${date} at ${time}\n`;
+const header = (date: string, time: string) =>
+  `\n\n******************************************************************************\nAdminLog started on ${date} at ${time}\n`;
 /** Kill lines: player k kills player v, every 30 s from `startS` (seconds of the day; past midnight the day rolls over). */
 function killLines(startS: number, count: number, killer: number, victim: number): string {
   let text = '';
@@ -246,14 +262,17 @@ ${at(30)} | #####
 test('npm run agent as a child process: flags and AGENT_* variables, exit 0 after --once, 1 with the reason when refused, 2 for bad options', async (t) => {
   const a = await tenant(env.deps);
   const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 13, 14) });
-  const run = (args: string[], extraEnv: Record<string, string>) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', ...args], {
-      cwd: new URL('../../', import.meta.url), env: { PATH: process.env.PATH, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'],
+  const run = (args: string[], extraEnv: Record<string, string>) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', ...args], {
+        cwd: new URL('../../', import.meta.url),
+        env: { PATH: process.env.PATH, ...extraEnv },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stderr }));
     });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stderr }));
-  });
   const agentEnv = { AGENT_URL: baseUrl, AGENT_SERVER_ID: a.serverId, AGENT_LOGS: logs, AGENT_UTC_OFFSET: '+00:00' };
   t.like(await run(['--once', '--token', a.token], agentEnv), { code: 0 });
   t.like((await board(t, a))[dz(13)], { kills: 2 });
@@ -270,8 +289,16 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
   const a = await tenant(env.deps);
   const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 17, 18) });
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', '--batch-interval-ms', '600000', '--poll-ms', '50'], {
-    cwd: new URL('../../', import.meta.url), stdio: ['ignore', 'pipe', 'ignore'],
-    env: { PATH: process.env.PATH, AGENT_URL: baseUrl, AGENT_SERVER_ID: a.serverId, AGENT_TOKEN: a.token, AGENT_LOGS: logs, AGENT_UTC_OFFSET: '+00:00' },
+    cwd: new URL('../../', import.meta.url),
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: {
+      PATH: process.env.PATH,
+      AGENT_URL: baseUrl,
+      AGENT_SERVER_ID: a.serverId,
+      AGENT_TOKEN: a.token,
+      AGENT_LOGS: logs,
+      AGENT_UTC_OFFSET: '+00:00',
+    },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   t.teardown(() => child.kill('SIGKILL'));
@@ -313,27 +340,30 @@ test('garbage in a log (an endless line, binary noise, lines before a header) is
   t.is((await board(t, a))[dz(17)]?.kills, 2);
 });
 
-test.serial('SIGTERM while the service is down: the agent exits after its grace period, and what was not acknowledged is sent at the next start', async (t) => {
-  const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '00:00:00') + killLines(10, 3000, 19, 20) });
-  down = true;
-  const stop = new AbortController();
-  const agent = new Agent(options(a, logs, { once: false, batchMax: 100, stopGraceMs: 300 }));
-  const running = agent.run(stop.signal);
-  try {
-    await until('the reader held back', () => agent.report().retries >= 3);
-    const stoppedAt = Date.now();
-    stop.abort();
-    const report = await running;
-    t.true(Date.now() - stoppedAt < 3000, 'exited within its grace period');
-    t.is(report.accepted, 0);
-  } finally {
-    down = false;
-  }
-  await t.throwsAsync(readFile(join(logs, 'state.json')), undefined, 'nothing is marked as sent');
-  t.like(await runOnce(options(a, logs)), { accepted: 3001, duplicates: 0 });
-  t.is((await board(t, a))[dz(19)]?.kills, 3000);
-});
+test.serial(
+  'SIGTERM while the service is down: the agent exits after its grace period, and what was not acknowledged is sent at the next start',
+  async (t) => {
+    const a = await tenant(env.deps);
+    const logs = await logsDir({ 'server.ADM': header(day, '00:00:00') + killLines(10, 3000, 19, 20) });
+    down = true;
+    const stop = new AbortController();
+    const agent = new Agent(options(a, logs, { once: false, batchMax: 100, stopGraceMs: 300 }));
+    const running = agent.run(stop.signal);
+    try {
+      await until('the reader held back', () => agent.report().retries >= 3);
+      const stoppedAt = Date.now();
+      stop.abort();
+      const report = await running;
+      t.true(Date.now() - stoppedAt < 3000, 'exited within its grace period');
+      t.is(report.accepted, 0);
+    } finally {
+      down = false;
+    }
+    await t.throwsAsync(readFile(join(logs, 'state.json')), undefined, 'nothing is marked as sent');
+    t.like(await runOnce(options(a, logs)), { accepted: 3001, duplicates: 0 });
+    t.is((await board(t, a))[dz(19)]?.kills, 3000);
+  },
+);
 
 test.serial('--files: ban.txt and priority.txt are pulled at start and again every interval, beside the game', async (t) => {
   const a = await tenant(env.deps);
@@ -347,9 +377,16 @@ test.serial('--files: ban.txt and priority.txt are pulled at start and again eve
   t.teardown(() => stop.abort());
   try {
     // A Steam64 ban is two lines: the Steam64 and its DayZ ID (docs/game-files.md).
-    await until('the first pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === `76561198000000001\r\n${dayzIdOf('76561198000000001')}\r\n`);
+    await until(
+      'the first pull',
+      async () =>
+        (await readFile(join(profile, 'ban.txt'), 'utf8').catch(() => '')) === `76561198000000001\r\n${dayzIdOf('76561198000000001')}\r\n`,
+    );
     // The two files of a pull are written one after the other: the second may land a moment later.
-    await until('the first pull of the priority file', async () => (await readFile(join(profile, 'priority.txt'), 'utf8').catch(() => '')) === '76561198000000002;');
+    await until(
+      'the first pull of the priority file',
+      async () => (await readFile(join(profile, 'priority.txt'), 'utf8').catch(() => '')) === '76561198000000002;',
+    );
     await createBan(env.deps, a.accountId, { platformId: '76561198000000003' }, actor);
     await until('the next pull', async () => (await readFile(join(profile, 'ban.txt'), 'utf8')).includes('76561198000000003'));
   } finally {

@@ -56,9 +56,15 @@ test('node agent.mjs --once reads an admin log into the service and exits 0', as
   const day = new Date(t0).toISOString().slice(0, 10);
   const kill = (time: string) =>
     `${time} | Player "Mira" (DEAD) (id=${dz(2)} pos=<100, 200, 3>) killed by Player "Rexx" (id=${dz(1)} pos=<110, 200, 3>) with M4-A1 from 10.5 meters \n`;
-  await writeFile(join(logs, 'DayZServer_x64.ADM'), `\n\n******************************************************************************\nAdminLog started on ${day} at 08:00:00\n${kill('08:00:05')}${kill('08:01:05')}`);
+  await writeFile(
+    join(logs, 'DayZServer_x64.ADM'),
+    `\n\n******************************************************************************\nAdminLog started on ${day} at 08:00:00\n${kill('08:00:05')}${kill('08:01:05')}`,
+  );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await agentRun(['--once', '--url', url, '--server', a.serverId, '--token', a.token, '--logs', logs, '--utc-offset', '+00:00']);
   const board = await dataGet(env, a, `/servers/${a.serverId}/leaderboard?limit=10`);
-  t.like(board.body.players.find((p: { platformId: string }) => p.platformId === dz(1)), { kills: 2 });
+  t.like(
+    board.body.players.find((p: { platformId: string }) => p.platformId === dz(1)),
+    { kills: 2 },
+  );
 });

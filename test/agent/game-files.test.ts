@@ -32,9 +32,19 @@ test('ban.txt and priority.txt are written as served, atomically, only when chan
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
   const dir = await mkdtemp(join(tmpdir(), 'profile-'));
-  const opts = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverId, token: 'ing_token', dir, requestTimeoutMs: 5000, log };
+  const opts = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    serverId,
+    token: 'ing_token',
+    dir,
+    requestTimeoutMs: 5000,
+    log,
+  };
   t.deepEqual(await pullGameFiles(opts), ['ban.txt', 'priority.txt']);
-  t.deepEqual(seen, [`GET /api/servers/${serverId}/files/bans Bearer ing_token`, `GET /api/servers/${serverId}/files/priority Bearer ing_token`]);
+  t.deepEqual(seen, [
+    `GET /api/servers/${serverId}/files/bans Bearer ing_token`,
+    `GET /api/servers/${serverId}/files/priority Bearer ing_token`,
+  ]);
   t.is(await readFile(join(dir, 'ban.txt'), 'utf8'), files.bans!.body);
   t.is(await readFile(join(dir, 'priority.txt'), 'utf8'), files.priority!.body);
   t.deepEqual(await pullGameFiles(opts), [], 'unchanged files are not rewritten');
@@ -72,14 +82,28 @@ async function setUp(t: ExecutionContext, handler: { current: Handler }) {
   await writeFile(join(dir, 'ban.txt'), validBans);
   await writeFile(join(dir, 'priority.txt'), validPriority);
   const warned: { fields: Record<string, unknown>; message: string }[] = [];
-  const log = { info: () => undefined, warn: (fields: object, message: string) => void warned.push({ fields: fields as Record<string, unknown>, message }), error: () => undefined };
-  const opts = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverId, token: 'ing_token', dir, requestTimeoutMs: 10_000, log, refusalsLogged: new Set<string>() };
+  const log = {
+    info: () => undefined,
+    warn: (fields: object, message: string) => void warned.push({ fields: fields as Record<string, unknown>, message }),
+    error: () => undefined,
+  };
+  const opts = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    serverId,
+    token: 'ing_token',
+    dir,
+    requestTimeoutMs: 10_000,
+    log,
+    refusalsLogged: new Set<string>(),
+  };
   const kept = async () => [await readFile(join(dir, 'ban.txt'), 'utf8'), await readFile(join(dir, 'priority.txt'), 'utf8')];
   return { opts, dir, warned, kept };
 }
 
-const answer = (bans: string | Buffer, priority: string | Buffer): Handler => (res, route) =>
-  void res.writeHead(200, { 'content-type': 'text/plain' }).end(route === 'bans' ? bans : priority);
+const answer =
+  (bans: string | Buffer, priority: string | Buffer): Handler =>
+  (res, route) =>
+    void res.writeHead(200, { 'content-type': 'text/plain' }).end(route === 'bans' ? bans : priority);
 
 test('a file with anything but ids is refused whole: paths, markup, junk after an id, a NUL, a BOM, comments', async (t) => {
   const handler = { current: answer(validBans, validPriority) };
@@ -99,7 +123,10 @@ test('a file with anything but ids is refused whole: paths, markup, junk after a
     handler.current = answer(bans, priority);
     t.deepEqual(await pullGameFiles(opts), [], JSON.stringify(bans));
     t.deepEqual(await kept(), [validBans, validPriority], 'the old files stay');
-    t.true(warned.some((w) => w.fields.file === 'ban.txt' && w.fields.reason === reason), `${reason}: ${JSON.stringify(warned.at(-1))}`);
+    t.true(
+      warned.some((w) => w.fields.file === 'ban.txt' && w.fields.reason === reason),
+      `${reason}: ${JSON.stringify(warned.at(-1))}`,
+    );
   }
   t.true(warned.every((w) => w.message === 'game file refused; the file is kept as it is'));
   // The same wrong file pulled again is not logged again.
@@ -136,30 +163,37 @@ test('a file of exactly 8 MiB is written; one byte more is refused, and so is a 
   const started = Date.now();
   t.deepEqual(await pullGameFiles(opts), []);
   t.true(Date.now() - started < opts.requestTimeoutMs / 2);
-  t.like(warned.filter((w) => w.fields.reason === 'a Content-Length over 8 MiB')[0], { fields: { file: 'ban.txt', bytes: gameFileMaxBytes + 1 } });
+  t.like(warned.filter((w) => w.fields.reason === 'a Content-Length over 8 MiB')[0], {
+    fields: { file: 'ban.txt', bytes: gameFileMaxBytes + 1 },
+  });
   t.deepEqual(await kept(), [atCap, validPriority]);
 });
 
 test('a 400 MB answer is read as a stream and abandoned past 8 MiB: refused, the old file kept, the connection closed', async (t) => {
   const sent = { bytes: 0 };
-  const stream = (status: number): Handler => (res) => {
-    // Valid lines without end (no Content-Length), written as fast as the agent reads them.
-    const chunk = Buffer.from(`${steam}\n`.repeat(3641));
-    res.writeHead(status, { 'content-type': 'text/plain' });
-    const pump = () => {
-      while (sent.bytes < 400e6 && !res.destroyed) {
-        sent.bytes += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      res.end();
+  const stream =
+    (status: number): Handler =>
+    (res) => {
+      // Valid lines without end (no Content-Length), written as fast as the agent reads them.
+      const chunk = Buffer.from(`${steam}\n`.repeat(3641));
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      const pump = () => {
+        while (sent.bytes < 400e6 && !res.destroyed) {
+          sent.bytes += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
     };
-    pump();
-  };
   const handler = { current: stream(200) };
   const { opts, warned, kept } = await setUp(t, handler);
   t.deepEqual(await pullGameFiles(opts), []);
   t.deepEqual(await kept(), [validBans, validPriority]);
-  t.like(warned.find((w) => w.fields.file === 'ban.txt'), { fields: { reason: 'more than 8 MiB' } });
+  t.like(
+    warned.find((w) => w.fields.file === 'ban.txt'),
+    { fields: { reason: 'more than 8 MiB' } },
+  );
   t.true(sent.bytes < 64 * 2 ** 20, `${sent.bytes} bytes sent before the agent hung up`);
   // An error answer is not read whole either: its first bytes go to the log.
   sent.bytes = 0;
@@ -173,35 +207,70 @@ test('a 400 MB answer is read as a stream and abandoned past 8 MiB: refused, the
 function isValid(route: 'bans' | 'priority', bytes: Buffer): boolean {
   const lines = bytes.toString('latin1').split(/\r?\n/);
   if (route === 'bans') return lines.every((line) => line === '' || platformIdKind(line) !== undefined);
-  return lines.every((line) => /^(?:[^;]+;)*$/.test(line) && line.split(';').slice(0, -1).every((id) => platformIdKind(id) !== undefined));
+  return lines.every(
+    (line) =>
+      /^(?:[^;]+;)*$/.test(line) &&
+      line
+        .split(';')
+        .slice(0, -1)
+        .every((id) => platformIdKind(id) !== undefined),
+  );
 }
 
 test('property: any bytes are either a valid file, written as they are, or refused with the old file untouched', async (t) => {
   const handler = { current: answer(validBans, validPriority) };
   const { opts, dir } = await setUp(t, handler);
   const piece = fc.oneof(
-    fc.constantFrom(steam, dayz, xbox, '76561197960265727', dayz.slice(1), xbox.toLowerCase(), '\n', '\r\n', '\r', ';', ' ', '\0', '\t', '//', '../../etc/passwd', '<script>', '\uFEFF', 'é'),
+    fc.constantFrom(
+      steam,
+      dayz,
+      xbox,
+      '76561197960265727',
+      dayz.slice(1),
+      xbox.toLowerCase(),
+      '\n',
+      '\r\n',
+      '\r',
+      ';',
+      ' ',
+      '\0',
+      '\t',
+      '//',
+      '../../etc/passwd',
+      '<script>',
+      '\uFEFF',
+      'é',
+    ),
     fc.string({ maxLength: 3 }),
   );
   const content = fc.oneof(
     fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
     fc.array(piece, { maxLength: 12 }).map((parts) => Buffer.from(parts.join(''), 'utf8')),
-    fc.array(fc.tuple(fc.constantFrom(steam, dayz, xbox), fc.constantFrom('\n', '\r\n', ';', ';\n', ';\r\n')), { maxLength: 6 }).map((parts) => Buffer.from(parts.flat().join(''), 'utf8')),
+    fc
+      .array(fc.tuple(fc.constantFrom(steam, dayz, xbox), fc.constantFrom('\n', '\r\n', ';', ';\n', ';\r\n')), { maxLength: 6 })
+      .map((parts) => Buffer.from(parts.flat().join(''), 'utf8')),
   );
   const files = { bans: Buffer.from(validBans), priority: Buffer.from(validPriority) };
   let written = 0;
-  await fc.assert(fc.asyncProperty(content, async (bytes) => {
-    handler.current = answer(bytes, bytes);
-    const names = await pullGameFiles(opts);
-    for (const [route, name] of [['bans', 'ban.txt'], ['priority', 'priority.txt']] as const) {
-      const valid = isValid(route, bytes);
-      if (valid) files[route] = bytes;
-      const now = await readFile(join(dir, name));
-      if (!now.equals(files[route])) throw new Error(`${name} ${valid ? 'not written' : 'changed'} for ${JSON.stringify(bytes.toString('latin1'))}`);
-      if (names.includes(name) && !valid) throw new Error(`${name} written though invalid`);
-      if (names.includes(name)) written += 1;
-    }
-  }), { numRuns: 300 });
+  await fc.assert(
+    fc.asyncProperty(content, async (bytes) => {
+      handler.current = answer(bytes, bytes);
+      const names = await pullGameFiles(opts);
+      for (const [route, name] of [
+        ['bans', 'ban.txt'],
+        ['priority', 'priority.txt'],
+      ] as const) {
+        const valid = isValid(route, bytes);
+        if (valid) files[route] = bytes;
+        const now = await readFile(join(dir, name));
+        if (!now.equals(files[route]))
+          throw new Error(`${name} ${valid ? 'not written' : 'changed'} for ${JSON.stringify(bytes.toString('latin1'))}`);
+        if (names.includes(name) && !valid) throw new Error(`${name} written though invalid`);
+        if (names.includes(name)) written += 1;
+      }
+    }),
+    { numRuns: 300 },
+  );
   t.true(written > 0, 'some valid files were drawn');
   t.deepEqual((await readdir(dir)).sort(), ['ban.txt', 'priority.txt']);
 });

@@ -17,9 +17,18 @@ test('only complete lines are read; a truncated last line waits for its end; off
   const path = join(dir, 'a.ADM');
   await writeFile(path, 'первая\r\nsecond\nthird without end');
   const lines = await collect(path);
-  t.deepEqual(lines.map((l) => [l.text, l.offset, l.end]), [['первая\r', 0, 14], ['second', 14, 21]]);
+  t.deepEqual(
+    lines.map((l) => [l.text, l.offset, l.end]),
+    [
+      ['первая\r', 0, 14],
+      ['second', 14, 21],
+    ],
+  );
   await appendFile(path, ' now ended\n');
-  t.deepEqual((await collect(path, 21)).map((l) => l.text), ['third without end now ended']);
+  t.deepEqual(
+    (await collect(path, 21)).map((l) => l.text),
+    ['third without end now ended'],
+  );
 });
 
 test('many lines across read chunks, and a long line (under 64 KiB) across a chunk boundary, come out whole', async (t) => {
@@ -33,7 +42,10 @@ test('many lines across read chunks, and a long line (under 64 KiB) across a chu
   await writeFile(path, `${before}${pad}\n${long}\nlast\n`);
   const lines = await collect(path);
   t.is(lines.length, 20_003);
-  t.deepEqual(lines.slice(0, 20_000).map((l) => l.text), many);
+  t.deepEqual(
+    lines.slice(0, 20_000).map((l) => l.text),
+    many,
+  );
   t.true(lines[20_001]!.text === long, 'the long line is whole');
   t.is(lines[20_002]!.text, 'last');
   t.is(lines.at(-1)!.end, Buffer.byteLength(await readFile(path, 'utf8')));
@@ -45,10 +57,13 @@ test('ADM files are ordered by the date in their header, not their name; a file 
   await writeFile(join(dir, 'DayZServer_2023_08_01.ADM'), '\n***\nAdminLog started on 2023-08-31 at 09:00:00\n');
   await writeFile(join(dir, 'new.adm'), '');
   await writeFile(join(dir, 'notes.txt'), 'AdminLog started on 2000-01-01 at 00:00:00\n');
-  t.deepEqual((await listAdmFiles(dir)).map((f) => f.name), ['DayZServer_2023_09_01.ADM', 'DayZServer_2023_08_01.ADM', 'new.adm']);
+  t.deepEqual(
+    (await listAdmFiles(dir)).map((f) => f.name),
+    ['DayZServer_2023_09_01.ADM', 'DayZServer_2023_08_01.ADM', 'new.adm'],
+  );
 });
 
-test('the state file is written atomically and read back; another server\'s or a broken one starts over', async (t) => {
+test("the state file is written atomically and read back; another server's or a broken one starts over", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'adm-'));
   const path = join(dir, 'state.json');
   const serverId = '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01';
@@ -69,7 +84,16 @@ test('a line longer than 64 KiB is passed on empty and marked, never kept; the l
   const huge = 'z'.repeat(3 * 1024 * 1024);
   await writeFile(path, `before\n${huge}\nafter\n${'y'.repeat(100_000)}\nend\n${'w'.repeat(200_000)}`);
   const lines = await collect(path);
-  t.deepEqual(lines.map((l) => [l.text, !!l.overlong]), [['before', false], ['', true], ['after', false], ['', true], ['end', false]]);
+  t.deepEqual(
+    lines.map((l) => [l.text, !!l.overlong]),
+    [
+      ['before', false],
+      ['', true],
+      ['after', false],
+      ['', true],
+      ['end', false],
+    ],
+  );
   t.is(lines[1]!.offset, 7);
   t.is(lines[1]!.end, 7 + huge.length + 1);
   t.is(lines[2]!.offset, lines[1]!.end);

@@ -65,9 +65,24 @@ async function rig(t: ExecutionContext, over: Partial<AgentOptions> = {}, withRc
   const logs = await mkdtemp(join(tmpdir(), 'agent-live-'));
   await writeFile(join(logs, 'server.ADM'), header);
   const options: AgentOptions = {
-    ...agentDefaults, url: baseUrl, serverId: c.serverId, token: c.token, logs, state: join(logs, 'state.json'), utcOffsetMinutes: 0, once: false,
-    batchIntervalMs: 30, pollMs: 20, retryBaseMs: 20, retryMaxMs: 200, stopGraceMs: 2000, filesIntervalMs: 1000, log: silent,
-    ...(withRcon ? { rcon: { host: '127.0.0.1', port: fake.port, password } } : {}), clock: fastClock(30), ...over,
+    ...agentDefaults,
+    url: baseUrl,
+    serverId: c.serverId,
+    token: c.token,
+    logs,
+    state: join(logs, 'state.json'),
+    utcOffsetMinutes: 0,
+    once: false,
+    batchIntervalMs: 30,
+    pollMs: 20,
+    retryBaseMs: 20,
+    retryMaxMs: 200,
+    stopGraceMs: 2000,
+    filesIntervalMs: 1000,
+    log: silent,
+    ...(withRcon ? { rcon: { host: '127.0.0.1', port: fake.port, password } } : {}),
+    clock: fastClock(30),
+    ...over,
   };
   const agent = new Agent(options);
   const stop = new AbortController();
@@ -92,7 +107,13 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
 
 const kicks = (fake: FakeBattlEye) => fake.records.commands.filter((r) => r.text.startsWith('kick '));
 
-async function commandState(t: ExecutionContext, c: Community, id: string, status: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+async function commandState(
+  t: ExecutionContext,
+  c: Community,
+  id: string,
+  status: string,
+  timeoutMs = 10_000,
+): Promise<Record<string, unknown>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${id}`);
@@ -115,7 +136,10 @@ test('a ban kicks the player from the server at once, with "Banned: <reason>"; t
   t.true(kick.at - made < 5000, `kicked ${kick.at - made} ms after the ban`);
   const [command] = (await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands`)).body.commands;
   // The kick command kicks, or finds the seat kicked by the agent's own ban guard a moment before.
-  t.regex(String((await commandState(t, c, command.id, 'done')).detail), new RegExp(`^(kicked Cheater \\(#${seat}\\)|Cheater \\(#${seat}\\) was kicked already)$`));
+  t.regex(
+    String((await commandState(t, c, command.id, 'done')).detail),
+    new RegExp(`^(kicked Cheater \\(#${seat}\\)|Cheater \\(#${seat}\\) was kicked already)$`),
+  );
 
   const absent = await api(t, env, c.owner, 'post', '/api/bans', { platformId: steam() });
   const [second] = (await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands?limit=1`)).body.commands;
@@ -124,7 +148,7 @@ test('a ban kicks the player from the server at once, with "Banned: <reason>"; t
   t.is(kicks(fake).length, 1);
 });
 
-test('a banned player who joins is kicked at BattlEye\'s GUID message, promptly and once, though the message is resent', async (t) => {
+test("a banned player who joins is kicked at BattlEye's GUID message, promptly and once, though the message is resent", async (t) => {
   const { c, fake, agent } = await rig(t);
   const player = steam();
   await createBan(env.deps, c.accountId, { platformId: player, reason: 'wallhack' }, { type: 'user', id: null, name: 'admin' });
@@ -149,7 +173,10 @@ test('a DayZ-ID ban kicks the player when the admin log names them as connected 
   const now = new Date(Date.now());
   const hms = now.toISOString().slice(11, 19);
   // The log's clock for this file is the service's test day: the connect is live by the agent's clock only if its time is now.
-  await writeFile(join(logs, 'live.ADM'), `\n\n******************************************************************************\nAdminLog started on ${now.toISOString().slice(0, 10)} at ${hms}\n${hms} | Player "Duper" is connected (id=${dayzId})\n`);
+  await writeFile(
+    join(logs, 'live.ADM'),
+    `\n\n******************************************************************************\nAdminLog started on ${now.toISOString().slice(0, 10)} at ${hms}\n${hms} | Player "Duper" is connected (id=${dayzId})\n`,
+  );
   const kick = await fake.waitForCommand((r) => r.text.startsWith(`kick ${seat} `), 5000);
   t.is(kick.text, `kick ${seat} Banned: duping`);
 });
@@ -165,15 +192,23 @@ test('a restart: warnings at 300, 120, 60, 30, 10 s with the message, the lock a
   const done = await commandState(t, c, made.body.id, 'done', 20_000);
   const sequence = fake.records.commands.map((r) => r.text).filter((text) => text.startsWith('say') || text.startsWith('#'));
   t.deepEqual(sequence, [
-    'say -1 Server restart in 5 minutes: Daily restart', 'say -1 Server restart in 2 minutes: Daily restart', 'say -1 Server restart in 1 minute: Daily restart',
-    '#lock', 'say -1 Server restart in 30 seconds: Daily restart', 'say -1 Server restart in 10 seconds: Daily restart', '#shutdown',
+    'say -1 Server restart in 5 minutes: Daily restart',
+    'say -1 Server restart in 2 minutes: Daily restart',
+    'say -1 Server restart in 1 minute: Daily restart',
+    '#lock',
+    'say -1 Server restart in 30 seconds: Daily restart',
+    'say -1 Server restart in 10 seconds: Daily restart',
+    '#shutdown',
   ]);
   const at = (prefix: string) => fake.records.commands.find((r) => r.text.startsWith(prefix))!.at;
   const first = at('say -1 Server restart in 5');
   // 30 times faster: 240 s of countdown between the first warning and the lock take 8 s.
   t.true(Math.abs(at('#lock') - first - 8000) < 4000, `lock ${at('#lock') - first} ms after the first warning`);
   t.true(Math.abs(at('#shutdown') - first - 10_000) < 4000, `shutdown ${at('#shutdown') - first} ms after the first warning`);
-  t.regex(String(done.detail), /^warned at 300 s; warned at 120 s; warned at 60 s; locked; warned at 30 s; files (written \(ban\.txt\)|pulled \(unchanged\)); warned at 10 s; shut down/);
+  t.regex(
+    String(done.detail),
+    /^warned at 300 s; warned at 120 s; warned at 60 s; locked; warned at 30 s; files (written \(ban\.txt\)|pulled \(unchanged\)); warned at 10 s; shut down/,
+  );
   t.true((await readFile(join(files, 'ban.txt'), 'utf8')).includes(player), 'the files were written before the shutdown');
 });
 
@@ -192,7 +227,7 @@ test('message and kick commands go through RCon; a kick finds the player by the 
   t.true(fake.records.commands.some((r) => r.text === `kick ${seat} AFK`));
 });
 
-test('presence from RCon: the players the log has named are heartbeated and the server reads online with RCon\'s count', async (t) => {
+test("presence from RCon: the players the log has named are heartbeated and the server reads online with RCon's count", async (t) => {
   const { c, fake, logs } = await rig(t);
   const dayzId = dayzIdOf(steam());
   await appendFile(join(logs, 'server.ADM'), `08:02:00 | Player "Bob" is connected (id=${dayzId})\n`);
@@ -203,13 +238,17 @@ test('presence from RCon: the players the log has named are heartbeated and the 
   let players: { platformId: string }[] = [];
   let status: { online?: boolean; players?: number } = {};
   while (Date.now() < until) {
-    players = (await env.request.get(`/api/servers/${c.serverId}/players`).set('Authorization', `Bearer ${c.owner.token}`)).body.players ?? [];
+    players =
+      (await env.request.get(`/api/servers/${c.serverId}/players`).set('Authorization', `Bearer ${c.owner.token}`)).body.players ?? [];
     status = (await env.request.get(`/api/v1/data/servers/${c.serverId}`).set('Authorization', `Bearer ${c.key}`)).body;
     if (status.online && status.players === 2 && players.some((p) => p.platformId === dayzId)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   t.like(status, { online: true, players: 2 });
-  t.deepEqual(players.map((p) => p.platformId), [dayzId]);
+  t.deepEqual(
+    players.map((p) => p.platformId),
+    [dayzId],
+  );
 });
 
 test('without RCon: message and kick fail "no RCon on this server\'s agent"; a restart runs the host\'s own restart command', async (t) => {

@@ -6,18 +6,44 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 const server = '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01';
 
 test('flags win over AGENT_* variables; defaults fill the rest; the state file sits beside the logs', (t) => {
-  const o = parseAgentOptions(['--url', 'https://stats.example.com/', '--token', 'flag-token'], {
-    AGENT_URL: 'http://ignored', AGENT_SERVER_ID: server.toUpperCase(), AGENT_TOKEN: 'env-token', AGENT_LOGS: '/srv/dayz/profiles', AGENT_ONCE: 'true',
-  }, silent);
+  const o = parseAgentOptions(
+    ['--url', 'https://stats.example.com/', '--token', 'flag-token'],
+    {
+      AGENT_URL: 'http://ignored',
+      AGENT_SERVER_ID: server.toUpperCase(),
+      AGENT_TOKEN: 'env-token',
+      AGENT_LOGS: '/srv/dayz/profiles',
+      AGENT_ONCE: 'true',
+    },
+    silent,
+  );
   t.like(o, {
-    url: 'https://stats.example.com', serverId: server, token: 'flag-token', logs: '/srv/dayz/profiles', once: true, utcOffsetMinutes: null,
-    batchMax: 500, batchIntervalMs: 2000, files: undefined, state: `/srv/dayz/profiles/.gameservice-agent-${server}.json`,
+    url: 'https://stats.example.com',
+    serverId: server,
+    token: 'flag-token',
+    logs: '/srv/dayz/profiles',
+    once: true,
+    utcOffsetMinutes: null,
+    batchMax: 500,
+    batchIntervalMs: 2000,
+    files: undefined,
+    state: `/srv/dayz/profiles/.gameservice-agent-${server}.json`,
   });
 });
 
 test('every problem is named at once', (t) => {
-  const err = t.throws(() => parseAgentOptions(['--url', 'ftp://x', '--batch-max', '5000', '--utc-offset', '+25:00'], {}, silent), { instanceOf: AgentOptionsError });
-  for (const problem of [/--url must be/, /--server is required/, /--token is required/, /--logs is required/, /batchMax must be/, /--utc-offset/]) t.regex(err!.message, problem);
+  const err = t.throws(() => parseAgentOptions(['--url', 'ftp://x', '--batch-max', '5000', '--utc-offset', '+25:00'], {}, silent), {
+    instanceOf: AgentOptionsError,
+  });
+  for (const problem of [
+    /--url must be/,
+    /--server is required/,
+    /--token is required/,
+    /--logs is required/,
+    /batchMax must be/,
+    /--utc-offset/,
+  ])
+    t.regex(err!.message, problem);
 });
 
 test('UTC offsets: +HH:MM and -HH:MM only', (t) => {

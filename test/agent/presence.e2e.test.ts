@@ -33,7 +33,9 @@ test('a log-fed server reads online with its players between PlayerLists, and of
 
   const read = async () => {
     const status = (await dataGet(env, a, `/servers/${a.serverId}`)).body as { online: boolean };
-    const players = ((await dataGet(env, a, `/servers/${a.serverId}/players`)).body as { players: { platformId: string }[] }).players.map((p) => p.platformId).sort();
+    const players = ((await dataGet(env, a, `/servers/${a.serverId}/players`)).body as { players: { platformId: string }[] }).players
+      .map((p) => p.platformId)
+      .sort();
     return { online: status.online, players };
   };
   // The log goes quiet after that PlayerList: every 30 s the agent re-sends until it is 330 s old.
@@ -51,7 +53,11 @@ test('a log-fed server reads online with its players between PlayerLists, and of
   // Without the re-sends (the agent before them) the same server read offline 120 s after the PlayerList.
   const b = await tenant(env.deps);
   env.clock.set(start);
-  await ingest(env, b, listed.map((e) => ({ ...e, id: crypto.randomUUID() })));
+  await ingest(
+    env,
+    b,
+    listed.map((e) => ({ ...e, id: crypto.randomUUID() })),
+  );
   env.clock.set(start + 121_000);
   t.false(((await dataGet(env, b, `/servers/${b.serverId}`)).body as { online: boolean }).online);
 });

@@ -44,18 +44,28 @@ async function newServer(name = 'csrf target'): Promise<string> {
 }
 
 const serverNames = async () =>
-  ((await env.request.get('/api/servers').set('Authorization', `Bearer ${operator.token}`)).body.servers as { name: string }[]).map((s) => s.name);
+  ((await env.request.get('/api/servers').set('Authorization', `Bearer ${operator.token}`)).body.servers as { name: string }[]).map(
+    (s) => s.name,
+  );
 
 /** A wrong token of the right shape (the same length as a real one) and a few of other shapes. */
 const wrongTokens = (session: Session) => [
-  `${session.csrf.slice(0, -1)}${session.csrf.endsWith('A') ? 'B' : 'A'}`, '', 'x', session.token, session.csrf.toUpperCase(),
+  `${session.csrf.slice(0, -1)}${session.csrf.endsWith('A') ? 'B' : 'A'}`,
+  '',
+  'x',
+  session.token,
+  session.csrf.toUpperCase(),
 ];
 
 test('POST /api/servers with a cookie: no token or a wrong one is 403 csrf-mismatch, the right one passes', async (t) => {
   const session = await signIn(env, 'operator');
   assertCsrfMismatch(t, await withCookie(session, 'post', '/api/servers', undefined, { name: 'no token' }), 'no token');
   for (const wrong of wrongTokens(session)) {
-    assertCsrfMismatch(t, await withCookie(session, 'post', '/api/servers', wrong, { name: 'wrong token' }), `token ${JSON.stringify(wrong.slice(0, 12))}`);
+    assertCsrfMismatch(
+      t,
+      await withCookie(session, 'post', '/api/servers', wrong, { name: 'wrong token' }),
+      `token ${JSON.stringify(wrong.slice(0, 12))}`,
+    );
   }
   const names = await serverNames();
   t.false(names.includes('no token') || names.includes('wrong token'), 'refused requests change nothing');
@@ -82,7 +92,8 @@ test('DELETE /api/servers/:id with a cookie needs the token', async (t) => {
   const session = await signIn(env, 'operator');
   const id = await newServer('delete me');
   assertCsrfMismatch(t, await withCookie(session, 'delete', `/api/servers/${id}`), 'no token');
-  for (const wrong of wrongTokens(session)) assertCsrfMismatch(t, await withCookie(session, 'delete', `/api/servers/${id}`, wrong), 'wrong token');
+  for (const wrong of wrongTokens(session))
+    assertCsrfMismatch(t, await withCookie(session, 'delete', `/api/servers/${id}`, wrong), 'wrong token');
   t.is((await env.request.get(`/api/servers/${id}`).set('Cookie', session.cookie)).status, 200, 'still there');
   t.is((await withCookie(session, 'delete', `/api/servers/${id}`, session.csrf)).status, 204);
   t.is((await env.request.get(`/api/servers/${id}`).set('Cookie', session.cookie)).status, 404, 'revoked');
@@ -120,7 +131,10 @@ test('Bearer-only requests need no token', async (t) => {
 
 test('a cookie next to a valid Bearer is still a cookie session: the token is required', async (t) => {
   const session = await signIn(env, 'operator');
-  const res = await withCookie(session, 'post', '/api/servers', undefined, { name: 'cookie and bearer' }).set('Authorization', `Bearer ${session.token}`);
+  const res = await withCookie(session, 'post', '/api/servers', undefined, { name: 'cookie and bearer' }).set(
+    'Authorization',
+    `Bearer ${session.token}`,
+  );
   assertCsrfMismatch(t, res, 'cookie and Bearer, no token');
 });
 
@@ -129,11 +143,19 @@ test('the CSRF token of another session is refused', async (t) => {
   const theirs = await setupOperatorPeer();
   const mySecond = await signIn(env, 'operator');
   t.not(mine.csrf, mySecond.csrf, 'each session has its own token');
-  assertCsrfMismatch(t, await withCookie(mine, 'post', '/api/servers', theirs.csrf, { name: 'other user token' }), 'another user\'s token');
-  assertCsrfMismatch(t, await withCookie(mine, 'post', '/api/servers', mySecond.csrf, { name: 'other session token' }), 'my other session\'s token');
+  assertCsrfMismatch(t, await withCookie(mine, 'post', '/api/servers', theirs.csrf, { name: 'other user token' }), "another user's token");
+  assertCsrfMismatch(
+    t,
+    await withCookie(mine, 'post', '/api/servers', mySecond.csrf, { name: 'other session token' }),
+    "my other session's token",
+  );
   // Not a double-submit echo: a csrf-token cookie chosen by the caller does not help.
   const forged = { ...mine, cookie: `${mine.cookie.replace(/csrf-token=[^;]+/, 'csrf-token=chosen-by-attacker')}` };
-  assertCsrfMismatch(t, await withCookie(forged, 'post', '/api/servers', 'chosen-by-attacker', { name: 'echo' }), 'echo of a chosen cookie');
+  assertCsrfMismatch(
+    t,
+    await withCookie(forged, 'post', '/api/servers', 'chosen-by-attacker', { name: 'echo' }),
+    'echo of a chosen cookie',
+  );
   // Without any csrf-token cookie the header still has to match the session.
   const authOnly = { ...mine, cookie: `auth-token=${mine.token}` };
   t.is((await withCookie(authOnly, 'post', '/api/servers', mine.csrf, { name: 'auth cookie only' })).status, 201);
@@ -142,7 +164,10 @@ test('the CSRF token of another session is refused', async (t) => {
 /** Another user of the operator's account, signed in. */
 async function setupOperatorPeer(): Promise<Session> {
   const username = `peer-${Math.random().toString(36).slice(2, 8)}`;
-  const res = await env.request.post('/api/users').set('Authorization', `Bearer ${operator.token}`).send({ username, password, role: 'admin' });
+  const res = await env.request
+    .post('/api/users')
+    .set('Authorization', `Bearer ${operator.token}`)
+    .send({ username, password, role: 'admin' });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return signIn(env, username);
 }
@@ -165,7 +190,14 @@ test('login and setup with a cookie and no CSRF header are not refused for CSRF'
 
 test('variations of an exempt path are not exempt and never answer 2xx without the token', async (t) => {
   const session = await signIn(env, 'operator');
-  const logoutVariants = ['/api/auth/logout/', '/API/AUTH/LOGOUT', '/api/auth/Logout', '/api/auth//logout', '/api/auth/logout%2F', '/api/auth/%6cogout'];
+  const logoutVariants = [
+    '/api/auth/logout/',
+    '/API/AUTH/LOGOUT',
+    '/api/auth/Logout',
+    '/api/auth//logout',
+    '/api/auth/logout%2F',
+    '/api/auth/%6cogout',
+  ];
   for (const path of logoutVariants) {
     const res = await withCookie(session, 'post', path);
     t.false(res.status >= 200 && res.status < 300, `POST ${path}: ${res.status}`);
@@ -173,12 +205,24 @@ test('variations of an exempt path are not exempt and never answer 2xx without t
   }
   t.is((await withCookie(session, 'get', '/api/servers')).status, 200, 'the session survived every variant');
   const traversals = [
-    '/api/setup/../servers', '/api/setup/%2e%2e/servers', '/api/setup/%2E%2E/servers', '/api/setup/.%2e/servers',
-    '/api/setup/..%2fservers', '/api/setup/%2e%2e%2fservers', '/api/auth/login/../../servers', '/api/health/../servers',
+    '/api/setup/../servers',
+    '/api/setup/%2e%2e/servers',
+    '/api/setup/%2E%2E/servers',
+    '/api/setup/.%2e/servers',
+    '/api/setup/..%2fservers',
+    '/api/setup/%2e%2e%2fservers',
+    '/api/auth/login/../../servers',
+    '/api/health/../servers',
     '/api/setup/../operator/data-api',
   ];
   for (const path of traversals) {
-    const res = await withCookie(session, path.endsWith('data-api') ? 'put' : 'post', path, undefined, path.endsWith('data-api') ? { enabled: false } : { name: 'traversal' });
+    const res = await withCookie(
+      session,
+      path.endsWith('data-api') ? 'put' : 'post',
+      path,
+      undefined,
+      path.endsWith('data-api') ? { enabled: false } : { name: 'traversal' },
+    );
     t.false(res.status >= 200 && res.status < 300, `POST ${path}: ${res.status}`);
   }
   t.false((await serverNames()).includes('traversal'), 'no server was created');
@@ -187,18 +231,42 @@ test('variations of an exempt path are not exempt and never answer 2xx without t
 
 test('csrfExempt names exactly the exempt paths of the spec', (t) => {
   const exempt: [string, string][] = [
-    ['POST', '/api/auth/login'], ['POST', '/api/auth/logout'], ['POST', '/api/setup/admin'], ['PUT', '/api/setup/anything'],
-    ['DELETE', '/api/setup/x'], ['GET', '/api/health'], ['POST', '/api/store/webhook'], ['POST', '/api/chat/action'],
+    ['POST', '/api/auth/login'],
+    ['POST', '/api/auth/logout'],
+    ['POST', '/api/setup/admin'],
+    ['PUT', '/api/setup/anything'],
+    ['DELETE', '/api/setup/x'],
+    ['GET', '/api/health'],
+    ['POST', '/api/store/webhook'],
+    ['POST', '/api/chat/action'],
   ];
   for (const [method, path] of exempt) t.true(csrfExempt(method, path), `${method} ${path}`);
   const notExempt: [string, string][] = [
-    ['POST', '/api/auth/logout/'], ['POST', '/api/auth/login/'], ['POST', '/API/AUTH/LOGOUT'], ['POST', '/api/auth/logout/x'],
-    ['PUT', '/api/auth/logout'], ['DELETE', '/api/auth/login'], ['POST', '/api/health'], ['DELETE', '/api/health'],
-    ['PUT', '/api/store/webhook'], ['PATCH', '/api/chat/action'], ['POST', '/api/chat/action/'], ['POST', '/api/store/webhook/'],
-    ['POST', '/api/setup'], ['POST', '/api/setupx/admin'], ['POST', '/api/servers'], ['POST', '/api/auth/logoutx'],
-    ['POST', '/api/setup/../servers'], ['POST', '/api/setup/%2e%2e/servers'], ['POST', '/api/setup/%2E%2e/servers'],
-    ['POST', '/api/setup/.%2E/servers'], ['PUT', '/api/setup/../operator/data-api'], ['POST', '/api/setup/./../servers'],
-    ['POST', '/api/setup/..%2fservers'], ['POST', '/api/setup/%2e%2e%2Fservers'], ['POST', '/api/setup/%zz/../servers'],
+    ['POST', '/api/auth/logout/'],
+    ['POST', '/api/auth/login/'],
+    ['POST', '/API/AUTH/LOGOUT'],
+    ['POST', '/api/auth/logout/x'],
+    ['PUT', '/api/auth/logout'],
+    ['DELETE', '/api/auth/login'],
+    ['POST', '/api/health'],
+    ['DELETE', '/api/health'],
+    ['PUT', '/api/store/webhook'],
+    ['PATCH', '/api/chat/action'],
+    ['POST', '/api/chat/action/'],
+    ['POST', '/api/store/webhook/'],
+    ['POST', '/api/setup'],
+    ['POST', '/api/setupx/admin'],
+    ['POST', '/api/servers'],
+    ['POST', '/api/auth/logoutx'],
+    ['POST', '/api/setup/../servers'],
+    ['POST', '/api/setup/%2e%2e/servers'],
+    ['POST', '/api/setup/%2E%2e/servers'],
+    ['POST', '/api/setup/.%2E/servers'],
+    ['PUT', '/api/setup/../operator/data-api'],
+    ['POST', '/api/setup/./../servers'],
+    ['POST', '/api/setup/..%2fservers'],
+    ['POST', '/api/setup/%2e%2e%2Fservers'],
+    ['POST', '/api/setup/%zz/../servers'],
   ];
   for (const [method, path] of notExempt) t.false(csrfExempt(method, path), `${method} ${path}`);
 });

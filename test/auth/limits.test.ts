@@ -143,18 +143,36 @@ test.serial('the window slides: a full burst at the end of a minute still counts
 
 test('sign-in and setup have a tighter cap of 20 per minute per IP; reading the setup state does not spend it; other paths still pass', async (t) => {
   const ip = '198.51.100.4';
-  const logins = await burst(10, (i) => from(big.http.post('/api/auth/login'), ip).send({ username: `nobody-${i}`, password: 'wrong password' }), 4);
+  const logins = await burst(
+    10,
+    (i) => from(big.http.post('/api/auth/login'), ip).send({ username: `nobody-${i}`, password: 'wrong password' }),
+    4,
+  );
   t.is(count(logins, 401), 10);
   // The dashboard asks the setup state at every page load: an admin reloading 30 times in a minute.
   t.is(count(await burst(30, () => from(big.http.get('/api/setup/status'), ip)), 200), 30);
-  const setups = await burst(10, () => from(big.http.post('/api/setup/admin'), ip).send({ accountName: 'a', username: 'b', password: 'short' }));
+  const setups = await burst(10, () =>
+    from(big.http.post('/api/setup/admin'), ip).send({ accountName: 'a', username: 'b', password: 'short' }),
+  );
   t.is(count(setups, 400), 10, `statuses: ${[...new Set(setups)].join(',')}`);
   // The 21st attempt on either path is refused, by the limiter rather than by the lockout.
   assertRateLimited(t, await from(big.http.post('/api/auth/login'), ip).send({ username: 'someone', password: 'x' }), '21st, login');
-  assertRateLimited(t, await from(big.http.post('/api/setup/admin'), ip).send({ accountName: 'a', username: 'b', password: 'cccccccccccc' }), 'setup admin');
+  assertRateLimited(
+    t,
+    await from(big.http.post('/api/setup/admin'), ip).send({ accountName: 'a', username: 'b', password: 'cccccccccccc' }),
+    'setup admin',
+  );
   // Spellings that reach the same routes count against the same cap.
-  assertRateLimited(t, await from(big.http.post('/api/auth/login/'), ip).send({ username: 'someone', password: 'x' }), 'login with a trailing slash');
-  assertRateLimited(t, await from(big.http.post('/api/setup/admin/'), ip).send({ accountName: 'a', username: 'b', password: 'cccccccccccc' }), 'setup admin with a trailing slash');
+  assertRateLimited(
+    t,
+    await from(big.http.post('/api/auth/login/'), ip).send({ username: 'someone', password: 'x' }),
+    'login with a trailing slash',
+  );
+  assertRateLimited(
+    t,
+    await from(big.http.post('/api/setup/admin/'), ip).send({ accountName: 'a', username: 'b', password: 'cccccccccccc' }),
+    'setup admin with a trailing slash',
+  );
   // The same IP still reads the setup state and other controller paths, within the default limit.
   t.is((await from(big.http.get('/api/setup/status'), ip)).status, 200, 'the setup state is still read');
   t.is((await health(big, ip)).status, 200);
@@ -231,36 +249,66 @@ test('X-Forwarded-For from an untrusted peer is ignored: all such requests share
 // Unit properties of src/http/client.ts.
 
 const fakeRequest = (peer: string | undefined, forwardedFor?: string, proto?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': proto } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: { 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': proto },
+  }) as unknown as IncomingMessage;
 const canonical = (address: string) => ipaddr.process(address).toString();
 const anyIp = fc.oneof(fc.ipV4(), fc.ipV6());
-const ipList = fc.array(fc.oneof(anyIp, fc.constantFrom('unknown', '', ' ', '_hidden', 'garbage')), { maxLength: 6 }).map((xs) => xs.join(', '));
+const ipList = fc
+  .array(fc.oneof(anyIp, fc.constantFrom('unknown', '', ' ', '_hidden', 'garbage')), { maxLength: 6 })
+  .map((xs) => xs.join(', '));
 const anyHeader = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), ipList, fc.constant(undefined));
 
 test('clientAddress never takes X-Forwarded-For from an untrusted peer', (t) => {
-  fc.assert(fc.property(anyIp, fc.array(fc.oneof(anyIp, fc.constantFrom('10.0.0.0/8', '2001:db8::/32')), { maxLength: 3 }), anyHeader, (peer, trusted, header) => {
-    const trust = proxyTrust(trusted);
-    fc.pre(!trust(peer));
-    const address = clientAddress(fakeRequest(peer, header), trust);
-    return address === canonical(peer) && address === clientAddress(fakeRequest(peer), trust);
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(
+      anyIp,
+      fc.array(fc.oneof(anyIp, fc.constantFrom('10.0.0.0/8', '2001:db8::/32')), { maxLength: 3 }),
+      anyHeader,
+      (peer, trusted, header) => {
+        const trust = proxyTrust(trusted);
+        fc.pre(!trust(peer));
+        const address = clientAddress(fakeRequest(peer, header), trust);
+        return address === canonical(peer) && address === clientAddress(fakeRequest(peer), trust);
+      },
+    ),
+    { numRuns: 500 },
+  );
   fc.assert(fc.property(anyIp, anyHeader, (peer, header) => clientAddress(fakeRequest(peer, header), proxyTrust([])) === canonical(peer)));
   t.pass();
 });
 
 test('clientAddress behind a trusted proxy takes the nearest untrusted hop', (t) => {
   const trust = proxyTrust(['127.0.0.1', '10.0.0.0/8']);
-  fc.assert(fc.property(anyHeader, (header) => {
-    const address = clientAddress(fakeRequest('127.0.0.1', header), trust);
-    const hops = String(header ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-    const candidates = new Set(['127.0.0.1', ...hops.map((h) => (ipaddr.isValid(h) ? canonical(h) : h.slice(0, 64)))]);
-    return candidates.has(address);
-  }), { numRuns: 500 });
-  fc.assert(fc.property(anyIp, fc.array(fc.ipV4().map((ip) => `10.${ip.split('.').slice(1).join('.')}`), { maxLength: 3 }), ipList, (client, proxies, spoofed) => {
-    fc.pre(!trust(client));
-    const header = [spoofed, client, ...proxies].filter(Boolean).join(', ');
-    return clientAddress(fakeRequest('::ffff:127.0.0.1', header), trust) === canonical(client);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(anyHeader, (header) => {
+      const address = clientAddress(fakeRequest('127.0.0.1', header), trust);
+      const hops = String(header ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean);
+      const candidates = new Set(['127.0.0.1', ...hops.map((h) => (ipaddr.isValid(h) ? canonical(h) : h.slice(0, 64)))]);
+      return candidates.has(address);
+    }),
+    { numRuns: 500 },
+  );
+  fc.assert(
+    fc.property(
+      anyIp,
+      fc.array(
+        fc.ipV4().map((ip) => `10.${ip.split('.').slice(1).join('.')}`),
+        { maxLength: 3 },
+      ),
+      ipList,
+      (client, proxies, spoofed) => {
+        fc.pre(!trust(client));
+        const header = [spoofed, client, ...proxies].filter(Boolean).join(', ');
+        return clientAddress(fakeRequest('::ffff:127.0.0.1', header), trust) === canonical(client);
+      },
+    ),
+    { numRuns: 300 },
+  );
   t.is(clientAddress(fakeRequest('127.0.0.1', '198.51.100.9, 10.1.2.3'), trust), '198.51.100.9');
   t.is(clientAddress(fakeRequest('127.0.0.1', '10.1.2.3'), trust), '10.1.2.3', 'every hop trusted: the leftmost');
   t.is(clientAddress(fakeRequest('127.0.0.1'), trust), '127.0.0.1');
@@ -270,31 +318,40 @@ test('clientAddress behind a trusted proxy takes the nearest untrusted hop', (t)
 
 test('isHttps believes X-Forwarded-Proto only from a trusted proxy', (t) => {
   const trust = proxyTrust(['10.0.0.0/8']);
-  fc.assert(fc.property(fc.ipV4(), fc.constantFrom('https', 'HTTPS', 'https, http', 'http', ''), (peer, proto) => {
-    const expected = trust(peer) && proto.split(',')[0]!.trim().toLowerCase() === 'https';
-    return isHttps(fakeRequest(peer, undefined, proto), trust) === expected;
-  }));
+  fc.assert(
+    fc.property(fc.ipV4(), fc.constantFrom('https', 'HTTPS', 'https, http', 'http', ''), (peer, proto) => {
+      const expected = trust(peer) && proto.split(',')[0]!.trim().toLowerCase() === 'https';
+      return isHttps(fakeRequest(peer, undefined, proto), trust) === expected;
+    }),
+  );
   t.true(isHttps(fakeRequest('10.9.9.9', undefined, 'https'), trust));
   t.false(isHttps(fakeRequest('198.51.100.1', undefined, 'https'), trust));
 });
 
 test('proxyTrust matches addresses and CIDR ranges, IPv4-mapped as IPv4, nothing else', (t) => {
   const trust = proxyTrust(['10.0.0.0/8', '192.0.2.7', '2001:db8::/32']);
-  fc.assert(fc.property(fc.ipV4(), (ip) => {
-    const expected = ip.startsWith('10.') || ip === '192.0.2.7';
-    return trust(ip) === expected && trust(`::ffff:${ip}`) === expected;
-  }));
-  fc.assert(fc.property(fc.ipV6(), (ip) => {
-    const parsed = ipaddr.process(ip);
-    const expected = parsed.kind() === 'ipv6'
-      ? parsed.match(ipaddr.parseCIDR('2001:db8::/32'))
-      : parsed.toString().startsWith('10.') || parsed.toString() === '192.0.2.7';
-    return trust(ip) === expected;
-  }));
-  fc.assert(fc.property(fc.string(), (s) => {
-    fc.pre(!ipaddr.isValid(s));
-    return trust(s) === false;
-  }));
+  fc.assert(
+    fc.property(fc.ipV4(), (ip) => {
+      const expected = ip.startsWith('10.') || ip === '192.0.2.7';
+      return trust(ip) === expected && trust(`::ffff:${ip}`) === expected;
+    }),
+  );
+  fc.assert(
+    fc.property(fc.ipV6(), (ip) => {
+      const parsed = ipaddr.process(ip);
+      const expected =
+        parsed.kind() === 'ipv6'
+          ? parsed.match(ipaddr.parseCIDR('2001:db8::/32'))
+          : parsed.toString().startsWith('10.') || parsed.toString() === '192.0.2.7';
+      return trust(ip) === expected;
+    }),
+  );
+  fc.assert(
+    fc.property(fc.string(), (s) => {
+      fc.pre(!ipaddr.isValid(s));
+      return trust(s) === false;
+    }),
+  );
   fc.assert(fc.property(anyIp, (ip) => proxyTrust([])(ip) === false));
   t.false(trust('192.0.2.8'));
   t.true(trust('2001:db8:ffff::1'));
@@ -305,21 +362,41 @@ const hextet = fc.integer({ min: 0, max: 0xffff });
 const v6 = (parts: number[]) => parts.map((p) => p.toString(16)).join(':');
 
 test('rateLimitIdentity: IPv4 per address, IPv6 per /64', (t) => {
-  fc.assert(fc.property(fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 4, maxLength: 4 }),
-    (prefix, a, b) => {
-      // (An IPv4-mapped address is its IPv4 client, not a /64: left to the IPv4 property below.)
-      fc.pre(ipaddr.process(v6([...prefix, ...a])).kind() === 'ipv6' && ipaddr.process(v6([...prefix, ...b])).kind() === 'ipv6');
-      return rateLimitIdentity(v6([...prefix, ...a])) === rateLimitIdentity(v6([...prefix, ...b]));
-    }));
-  fc.assert(fc.property(fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 8, maxLength: 8 }),
-    (p, q, rest) => {
-      const x = v6([...p, ...rest.slice(4)]);
-      const y = v6([...q, ...rest.slice(4)]);
-      fc.pre(p.some((v, i) => v !== q[i]) && ipaddr.process(x).kind() === 'ipv6' && ipaddr.process(y).kind() === 'ipv6');
-      return rateLimitIdentity(x) !== rateLimitIdentity(y);
-    }));
-  fc.assert(fc.property(fc.ipV4(), fc.ipV4(), (a, b) =>
-    rateLimitIdentity(a) === a && rateLimitIdentity(`::ffff:${a}`) === a && (a === b) === (rateLimitIdentity(a) === rateLimitIdentity(b))));
+  fc.assert(
+    fc.property(
+      fc.array(hextet, { minLength: 4, maxLength: 4 }),
+      fc.array(hextet, { minLength: 4, maxLength: 4 }),
+      fc.array(hextet, { minLength: 4, maxLength: 4 }),
+      (prefix, a, b) => {
+        // (An IPv4-mapped address is its IPv4 client, not a /64: left to the IPv4 property below.)
+        fc.pre(ipaddr.process(v6([...prefix, ...a])).kind() === 'ipv6' && ipaddr.process(v6([...prefix, ...b])).kind() === 'ipv6');
+        return rateLimitIdentity(v6([...prefix, ...a])) === rateLimitIdentity(v6([...prefix, ...b]));
+      },
+    ),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(hextet, { minLength: 4, maxLength: 4 }),
+      fc.array(hextet, { minLength: 4, maxLength: 4 }),
+      fc.array(hextet, { minLength: 8, maxLength: 8 }),
+      (p, q, rest) => {
+        const x = v6([...p, ...rest.slice(4)]);
+        const y = v6([...q, ...rest.slice(4)]);
+        fc.pre(p.some((v, i) => v !== q[i]) && ipaddr.process(x).kind() === 'ipv6' && ipaddr.process(y).kind() === 'ipv6');
+        return rateLimitIdentity(x) !== rateLimitIdentity(y);
+      },
+    ),
+  );
+  fc.assert(
+    fc.property(
+      fc.ipV4(),
+      fc.ipV4(),
+      (a, b) =>
+        rateLimitIdentity(a) === a &&
+        rateLimitIdentity(`::ffff:${a}`) === a &&
+        (a === b) === (rateLimitIdentity(a) === rateLimitIdentity(b)),
+    ),
+  );
   t.is(rateLimitIdentity('2001:db8:0:1::1'), rateLimitIdentity('2001:DB8:0:1:ffff:ffff:ffff:ffff'));
   t.not(rateLimitIdentity('2001:db8:0:1::1'), rateLimitIdentity('2001:db8:0:2::1'));
   t.is(rateLimitIdentity(''), 'unknown');
@@ -328,9 +405,13 @@ test('rateLimitIdentity: IPv4 per address, IPv6 per /64', (t) => {
 test('rateLimitIdentity and clientAddress answer the same for an address asked again (they remember), for any text', (t) => {
   const trust = proxyTrust([]);
   const anyAddress = fc.oneof(fc.ipV4(), fc.ipV6(), fc.string(), fc.string({ minLength: 60, maxLength: 300 }));
-  fc.assert(fc.property(anyAddress, (address) => {
-    const first = [rateLimitIdentity(address), clientAddress(fakeRequest(address, ''), trust)];
-    return first[0] === rateLimitIdentity(address) && first[1] === clientAddress(fakeRequest(address, ''), trust) && first[1]!.length <= 64;
-  }));
+  fc.assert(
+    fc.property(anyAddress, (address) => {
+      const first = [rateLimitIdentity(address), clientAddress(fakeRequest(address, ''), trust)];
+      return (
+        first[0] === rateLimitIdentity(address) && first[1] === clientAddress(fakeRequest(address, ''), trust) && first[1]!.length <= 64
+      );
+    }),
+  );
   t.is(rateLimitIdentity('::ffff:203.0.113.9'), '203.0.113.9');
 });

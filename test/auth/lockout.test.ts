@@ -33,7 +33,8 @@ const passwordHash = await hashPassword(password);
 async function lockoutEnv(): Promise<LockoutEnv> {
   const env = await testEnv({ RATE_AUTH: '100000', RATE_CONTROLLER: '100000', TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1' });
   const account = await insertAccount(env.deps.db, 'lockout community');
-  for (const username of ['alice', 'bob', 'carol', 'dave', 'erin']) await insertUser(env.deps.db, account.id, username, passwordHash, 'owner');
+  for (const username of ['alice', 'bob', 'carol', 'dave', 'erin'])
+    await insertUser(env.deps.db, account.id, username, passwordHash, 'owner');
   const login = (username: string, pass: string, ip = '203.0.113.10') =>
     env.request.post('/api/auth/login').set('X-Forwarded-For', ip).send({ username, password: pass });
   return { ...env, login };
@@ -242,7 +243,10 @@ test.serial('an unknown user takes about as long as a wrong password', async (t)
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const ratio = median(unknown) / median(known);
-  t.true(ratio > 0.5 && ratio < 2, `unknown-user median ${median(unknown).toFixed(1)} ms vs wrong-password median ${median(known).toFixed(1)} ms`);
+  t.true(
+    ratio > 0.5 && ratio < 2,
+    `unknown-user median ${median(unknown).toFixed(1)} ms vs wrong-password median ${median(known).toFixed(1)} ms`,
+  );
 });
 
 test('login answers 503 when Redis is unreachable, even with the right password', async (t) => {
@@ -261,7 +265,9 @@ test('login answers 503 when Redis is unreachable, even with the right password'
     t.is(res.headers['set-cookie'], undefined, 'no session without the lockout');
   }
   // No session was issued behind the refusal.
-  const { rows } = await env.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'erin'");
+  const { rows } = await env.deps.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'erin'",
+  );
   t.is(rows[0]!.n, 0);
 });
 
@@ -299,10 +305,20 @@ test('IPv6: the lockout counts a client by its /64, like the per-IP limits', asy
 test('failed sign-ins of a known user and the lockout they start are in its account audit log', async (t) => {
   const env = await ownEnv(t);
   await lockNow(t, env, 'bob', '198.51.100.77');
-  const { rows } = await env.deps.db.query<{ action: string; actor_name: string; target_id: string; ip: string; details: Record<string, unknown> }>(
+  const { rows } = await env.deps.db.query<{
+    action: string;
+    actor_name: string;
+    target_id: string;
+    ip: string;
+    details: Record<string, unknown>;
+  }>(
     `SELECT action, actor_name, target_id, ip, details FROM audit_log a JOIN users u ON u.id::text = a.target_id
-     WHERE u.username = 'bob' AND a.account_id = u.account_id ORDER BY a.id`);
-  t.deepEqual(rows.map((r) => r.action), [...Array(5).fill('auth.login-failed'), 'auth.lockout']);
+     WHERE u.username = 'bob' AND a.account_id = u.account_id ORDER BY a.id`,
+  );
+  t.deepEqual(
+    rows.map((r) => r.action),
+    [...Array(5).fill('auth.login-failed'), 'auth.lockout'],
+  );
   t.true(rows.every((r) => r.actor_name === 'bob' && r.ip === '198.51.100.77'));
   t.deepEqual(rows.at(-1)!.details, { seconds: 60 });
   t.false(JSON.stringify(rows).includes(wrong), 'no password in the audit log');

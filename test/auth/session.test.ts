@@ -39,10 +39,12 @@ function cookieOf(res: Response, name: string): { value: string; attrs: Map<stri
   const line = setCookies(res).find((c) => c.startsWith(`${name}=`));
   if (!line) throw new Error(`no ${name} cookie in ${JSON.stringify(setCookies(res))}`);
   const [pair, ...rest] = line.split(';').map((p) => p.trim());
-  const attrs = new Map(rest.map((a) => {
-    const [k, ...v] = a.split('=');
-    return [k!.toLowerCase(), v.join('=')] as const;
-  }));
+  const attrs = new Map(
+    rest.map((a) => {
+      const [k, ...v] = a.split('=');
+      return [k!.toLowerCase(), v.join('=')] as const;
+    }),
+  );
   return { value: pair!.slice(name.length + 1), attrs };
 }
 
@@ -59,7 +61,11 @@ function assertUnauthorized(t: ExecutionContext, res: Response, note = ''): void
 }
 
 /** A token signed by the test, by default with the claims and key the service uses. */
-async function forge(e: TestEnv, base: string, change: { secret?: string; iss?: string; aud?: string; typ?: string; exp?: number; sub?: string } = {}): Promise<string> {
+async function forge(
+  e: TestEnv,
+  base: string,
+  change: { secret?: string; iss?: string; aud?: string; typ?: string; exp?: number; sub?: string } = {},
+): Promise<string> {
   const claims = decodeJwt(base);
   const jwt = new SignJWT({})
     .setProtectedHeader({ alg: 'HS256', typ: change.typ ?? 'session+jwt' })
@@ -137,10 +143,19 @@ test('the cookie is read before the Bearer header', async (t) => {
   // A garbage cookie falls back to a valid Bearer.
   t.is((await byBearer(operator.token).set('Cookie', 'auth-token=garbage.garbage.garbage')).status, 200);
   // Both valid: the cookie's user is the one acting (users of the cookie's account are listed).
-  const res = await env.request.get('/api/users').set('Cookie', `auth-token=${other.token}`).set('Authorization', `Bearer ${operator.token}`);
+  const res = await env.request
+    .get('/api/users')
+    .set('Cookie', `auth-token=${other.token}`)
+    .set('Authorization', `Bearer ${operator.token}`);
   t.is(res.status, 200);
-  t.deepEqual(res.body.users.map((u: { id: string }) => u.id), [other.userId]);
-  const reverse = await env.request.get('/api/users').set('Cookie', `auth-token=${operator.token}`).set('Authorization', `Bearer ${other.token}`);
+  t.deepEqual(
+    res.body.users.map((u: { id: string }) => u.id),
+    [other.userId],
+  );
+  const reverse = await env.request
+    .get('/api/users')
+    .set('Cookie', `auth-token=${operator.token}`)
+    .set('Authorization', `Bearer ${other.token}`);
   t.true(reverse.body.users.some((u: { id: string }) => u.id === operator.userId));
   t.false(reverse.body.users.some((u: { id: string }) => u.id === other.userId));
 });
@@ -203,11 +218,18 @@ test('tokens signed with another secret, with alg none, or for another issuer or
   const noneHeader = Buffer.from(JSON.stringify({ alg: 'none', typ: 'session+jwt' })).toString('base64url');
   refused['alg none'] = `${noneHeader}.${payload}.`;
   refused['alg none, signature kept'] = `${noneHeader}.${session.token.split('.').slice(1).join('.')}`;
-  refused['a tampered payload'] = `${session.token.split('.')[0]}.${Buffer.from(JSON.stringify({ ...decodeJwt(session.token), exp: decodeJwt(session.token).exp! + 3600 })).toString('base64url')}.${session.token.split('.')[2]}`;
+  refused['a tampered payload'] =
+    `${session.token.split('.')[0]}.${Buffer.from(JSON.stringify({ ...decodeJwt(session.token), exp: decodeJwt(session.token).exp! + 3600 })).toString('base64url')}.${session.token.split('.')[2]}`;
   // No exp at all.
   const claims = decodeJwt(session.token);
-  refused['no exp'] = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'session+jwt' }).setSubject(claims.sub!).setJti(claims.jti!)
-    .setIssuer(claims.iss!).setAudience(claims.aud as string).setIssuedAt(claims.iat!).sign(new TextEncoder().encode(env.deps.config.jwtSecret));
+  refused['no exp'] = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'session+jwt' })
+    .setSubject(claims.sub!)
+    .setJti(claims.jti!)
+    .setIssuer(claims.iss!)
+    .setAudience(claims.aud as string)
+    .setIssuedAt(claims.iat!)
+    .sign(new TextEncoder().encode(env.deps.config.jwtSecret));
   for (const [what, token] of Object.entries(refused)) {
     assertUnauthorized(t, await byBearer(token), `${what} by Bearer`);
     assertUnauthorized(t, await byCookie(token), `${what} by cookie`);
@@ -229,10 +251,14 @@ test('an expired token is refused; within the 60 s skew it still works', async (
   assertUnauthorized(t, await byBearer(session.token, own), 'past exp and the skew');
   assertUnauthorized(t, await byCookie(session.token, own), 'past exp and the skew, by cookie');
   // A token whose exp the test pushes out is still bound to its session row, which has expired.
-  assertUnauthorized(t, await byBearer(await forge(own, session.token, { exp: Math.floor((t0 + 2 * ttlMs) / 1000) }), own), 'a longer exp on an expired session');
+  assertUnauthorized(
+    t,
+    await byBearer(await forge(own, session.token, { exp: Math.floor((t0 + 2 * ttlMs) / 1000) }), own),
+    'a longer exp on an expired session',
+  );
 });
 
-test('a deleted user\'s sessions stop working', async (t) => {
+test("a deleted user's sessions stop working", async (t) => {
   const user = await userWithRole(env, 'viewer', operator.accountId);
   const res = await env.request.get('/api/audit').set('Authorization', `Bearer ${user.token}`);
   t.is(res.status, 403, 'signed in, lacking the permission');
@@ -249,13 +275,24 @@ test('a protected route spelled in other letter case still needs a session', asy
   // @koa/router matches routes case-insensitively; the session check must not be skipped then.
   const before = env.deps.runtime.dataApiEnabled;
   for (const [method, path] of [
-    ['get', '/API/SERVERS'], ['get', '/Api/Servers'], ['get', '/api/SERVERS'], ['get', '/API/USERS'],
-    ['get', '/API/OPERATOR/DATA-API'], ['put', '/API/OPERATOR/DATA-API'], ['put', '/api/Operator/data-api'],
-    ['post', '/API/OPERATOR/REBUILD'], ['get', '/API/ACCOUNT/API-KEYS'], ['get', '/API/AUDIT'], ['post', '/API/ACCOUNTS'],
+    ['get', '/API/SERVERS'],
+    ['get', '/Api/Servers'],
+    ['get', '/api/SERVERS'],
+    ['get', '/API/USERS'],
+    ['get', '/API/OPERATOR/DATA-API'],
+    ['put', '/API/OPERATOR/DATA-API'],
+    ['put', '/api/Operator/data-api'],
+    ['post', '/API/OPERATOR/REBUILD'],
+    ['get', '/API/ACCOUNT/API-KEYS'],
+    ['get', '/API/AUDIT'],
+    ['post', '/API/ACCOUNTS'],
   ] as const) {
     const req = env.request[method](path);
     const res = method === 'get' ? await req : await req.send({ enabled: !before });
-    t.true([401, 404, 405].includes(res.status), `${method.toUpperCase()} ${path} without a session: ${res.status} ${JSON.stringify(res.body)}`);
+    t.true(
+      [401, 404, 405].includes(res.status),
+      `${method.toUpperCase()} ${path} without a session: ${res.status} ${JSON.stringify(res.body)}`,
+    );
   }
   t.is(env.deps.runtime.dataApiEnabled, before, 'the operator switch did not move');
 });

@@ -42,7 +42,9 @@ function echoServer(): http.Server {
 test('a request is written as prepared and its answer read whole: status, headers in lower case, body', async (t) => {
   const { client } = await clientOf(t, echoServer());
   const body = Buffer.from(JSON.stringify({ events: ['é', 'x'.repeat(300_000)] })); // larger than a socket read
-  const answer = await client.request(requestBytes('POST', client.url('/api/a?b=1'), { authorization: 'Bearer k', 'content-type': 'application/json' }, body));
+  const answer = await client.request(
+    requestBytes('POST', client.url('/api/a?b=1'), { authorization: 'Bearer k', 'content-type': 'application/json' }, body),
+  );
   t.is(answer.status, 201);
   t.true(answer.body.equals(body));
   t.is(answer.headers['x-method'], 'POST');
@@ -60,7 +62,10 @@ test('requests one after another reuse one connection; at once, each has its own
   for (let i = 0; i < 5; i++) t.is((await client.request(get)).status, 200);
   t.is(connections(), 1);
   const answers = await Promise.all(Array.from({ length: 10 }, () => client.request(get)));
-  t.deepEqual(answers.map((a) => a.status), Array(10).fill(200));
+  t.deepEqual(
+    answers.map((a) => a.status),
+    Array(10).fill(200),
+  );
   t.is(connections(), 3);
 });
 
@@ -77,18 +82,21 @@ test('an answer is read whatever the chunks it arrives in; the next one on the c
     });
   });
   const origin = await listening(t, server);
-  await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 6 }), async (chosen) => {
-    cuts = chosen;
-    const client = new KeepAliveClient(origin);
-    try {
-      const get = requestBytes('GET', client.url('/'), {});
-      const first = await client.request(get);
-      const second = await client.request(get);
-      return first.body.toString() === '0' && first.headers['x-n'] === '0' && second.body.toString() === '1';
-    } finally {
-      client.close();
-    }
-  }), { numRuns: 40 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 6 }), async (chosen) => {
+      cuts = chosen;
+      const client = new KeepAliveClient(origin);
+      try {
+        const get = requestBytes('GET', client.url('/'), {});
+        const first = await client.request(get);
+        const second = await client.request(get);
+        return first.body.toString() === '0' && first.headers['x-n'] === '0' && second.body.toString() === '1';
+      } finally {
+        client.close();
+      }
+    }),
+    { numRuns: 40 },
+  );
   t.pass();
 });
 

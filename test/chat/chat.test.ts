@@ -28,7 +28,12 @@ async function chatEnv(t: ExecutionContext, env: Record<string, string> = {}) {
   return { env: e, owner, serverId: server.id, ingestToken, rolesDir };
 }
 
-interface Call { action: string; chatUserId?: string; serverId?: string; params?: Record<string, unknown> }
+interface Call {
+  action: string;
+  chatUserId?: string;
+  serverId?: string;
+  params?: Record<string, unknown>;
+}
 
 async function chat(env: TestEnv | supertest.Agent, body: Call, sign?: { secret?: string; atSeconds?: number }) {
   const request = 'request' in env ? env.request : env;
@@ -44,16 +49,30 @@ async function chat(env: TestEnv | supertest.Agent, body: Call, sign?: { secret?
   return res;
 }
 
-async function auditActions(env: TestEnv, accountId: string): Promise<{ action: string; actor_type: string; actor_name: string; details: Record<string, unknown> }[]> {
-  const { rows } = await env.deps.db.query('SELECT action, actor_type, actor_name, details FROM audit_log WHERE account_id = $1 ORDER BY id', [accountId]);
+async function auditActions(
+  env: TestEnv,
+  accountId: string,
+): Promise<{ action: string; actor_type: string; actor_name: string; details: Record<string, unknown> }[]> {
+  const { rows } = await env.deps.db.query(
+    'SELECT action, actor_type, actor_name, details FROM audit_log WHERE account_id = $1 ORDER BY id',
+    [accountId],
+  );
   return rows;
 }
 
 test('a signed call runs and answers with a printable text; it is audited under the chat user', async (t) => {
   const { env, owner, serverId, ingestToken } = await chatEnv(t);
   const now = env.clock.now();
-  t.is((await ingest(env, { serverId, token: ingestToken }, [ev.status(now - 1000, { map: 'chernarusplus', players: 2, fps: 58.5 }),
-    ev.presence('player.connect', now - 500, 1), ev.presence('player.connect', now - 400, 2)])).status, 200);
+  t.is(
+    (
+      await ingest(env, { serverId, token: ingestToken }, [
+        ev.status(now - 1000, { map: 'chernarusplus', players: 2, fps: 58.5 }),
+        ev.presence('player.connect', now - 500, 1),
+        ev.presence('player.connect', now - 400, 2),
+      ])
+    ).status,
+    200,
+  );
   const status = await chat(env, { action: 'server.status', serverId }, {});
   t.is(status.status, 200, JSON.stringify(status.body));
   assertSchema(t, 'chat-action-result.json', status.body);
@@ -62,29 +81,56 @@ test('a signed call runs and answers with a printable text; it is audited under 
   t.is(players.body.result.text, '2 online: player2, player1');
   t.is(players.body.result.count, 2);
   const audit = (await auditActions(env, owner.accountId)).filter((a) => a.action === 'chat.action');
-  t.deepEqual(audit.map((a) => [a.actor_type, a.actor_name, a.details.signed]), [['chat', `chat user ${alice}`, true], ['chat', `chat user ${alice}`, true]]);
+  t.deepEqual(
+    audit.map((a) => [a.actor_type, a.actor_name, a.details.signed]),
+    [
+      ['chat', `chat user ${alice}`, true],
+      ['chat', `chat user ${alice}`, true],
+    ],
+  );
 });
 
 test('signatures: a wrong secret, a stale or future timestamp (299 s in, 301 s out) and a lone header answer 403 and write chat.sig-rejected', async (t) => {
   const { env, owner, serverId } = await chatEnv(t);
   // Each signed call moves the clock a second; the window is measured from the clock at the call.
   const at = (offset: number) => ({ atSeconds: Math.floor(env.clock.now() / 1000) + offset });
-  assertError(t, await chat(env, { action: 'server.status', serverId }, { secret: 'another secret of at least 32 characters!' }), 403, 'FORBIDDEN', 'wrong secret');
+  assertError(
+    t,
+    await chat(env, { action: 'server.status', serverId }, { secret: 'another secret of at least 32 characters!' }),
+    403,
+    'FORBIDDEN',
+    'wrong secret',
+  );
   t.is((await chat(env, { action: 'server.status', serverId }, at(-299))).status, 200, '299 s old');
   t.is((await chat(env, { action: 'server.status', serverId }, at(299))).status, 200, '299 s ahead');
   assertError(t, await chat(env, { action: 'server.status', serverId }, at(-301)), 403, 'FORBIDDEN', '301 s old');
   assertError(t, await chat(env, { action: 'server.status', serverId }, at(301)), 403, 'FORBIDDEN', '301 s ahead');
   const ts = String(at(0).atSeconds);
-  assertError(t, await env.request.post('/api/chat/action').set('X-Chat-Timestamp', ts).send({ action: 'server.status', chatUserId: alice, serverId }), 403, 'FORBIDDEN', 'timestamp alone');
+  assertError(
+    t,
+    await env.request.post('/api/chat/action').set('X-Chat-Timestamp', ts).send({ action: 'server.status', chatUserId: alice, serverId }),
+    403,
+    'FORBIDDEN',
+    'timestamp alone',
+  );
   // The signature covers the chat user: another user's signature does not verify.
-  const forged = await env.request.post('/api/chat/action').set('X-Chat-Timestamp', ts).set('X-Chat-Signature', chatSignature(secret, ts, 'server.status', bob))
+  const forged = await env.request
+    .post('/api/chat/action')
+    .set('X-Chat-Timestamp', ts)
+    .set('X-Chat-Signature', chatSignature(secret, ts, 'server.status', bob))
     .send({ action: 'server.status', chatUserId: alice, serverId });
   assertError(t, forged, 403, 'FORBIDDEN', 'signed for another user');
   const rejected = (await auditActions(env, owner.accountId)).filter((a) => a.action === 'chat.sig-rejected');
-  t.deepEqual(rejected.map((a) => a.details.reason), [
-    'the signature does not match', 'the timestamp is more than 300 s old', 'the timestamp is more than 300 s ahead',
-    'both X-Chat-Timestamp and X-Chat-Signature are needed', 'the signature does not match',
-  ]);
+  t.deepEqual(
+    rejected.map((a) => a.details.reason),
+    [
+      'the signature does not match',
+      'the timestamp is more than 300 s old',
+      'the timestamp is more than 300 s ahead',
+      'both X-Chat-Timestamp and X-Chat-Signature are needed',
+      'the signature does not match',
+    ],
+  );
   t.true(rejected.every((a) => a.actor_type === 'chat'));
   t.false(JSON.stringify(rejected).includes(secret), 'no secret in the audit log');
 });
@@ -99,7 +145,13 @@ test('a replayed signature is refused, also by another web process', async (t) =
   const body = { action: 'server.status', chatUserId: alice, serverId };
   t.is((await env.request.post('/api/chat/action').set(headers).send(body)).status, 200);
   assertError(t, await env.request.post('/api/chat/action').set(headers).send(body), 403, 'FORBIDDEN', 'replayed here');
-  assertError(t, await supertest(createApp(other).callback()).post('/api/chat/action').set(headers).send(body), 403, 'FORBIDDEN', 'replayed to another process');
+  assertError(
+    t,
+    await supertest(createApp(other).callback()).post('/api/chat/action').set(headers).send(body),
+    403,
+    'FORBIDDEN',
+    'replayed to another process',
+  );
 });
 
 test('unsigned calls run with the chat-bot role, audited as "Chat Bot (unverified)"; an operator setting refuses them', async (t) => {
@@ -107,7 +159,10 @@ test('unsigned calls run with the chat-bot role, audited as "Chat Bot (unverifie
   const res = await chat(env, { action: 'server.status', serverId });
   t.is(res.status, 200);
   const audit = (await auditActions(env, owner.accountId)).filter((a) => a.action === 'chat.action');
-  t.deepEqual(audit.map((a) => [a.actor_name, a.details.role, a.details.signed]), [['Chat Bot (unverified)', 'chat-bot', false]]);
+  t.deepEqual(
+    audit.map((a) => [a.actor_name, a.details.role, a.details.signed]),
+    [['Chat Bot (unverified)', 'chat-bot', false]],
+  );
 
   const strict = await chatEnv(t, { CHAT_REQUIRE_SIGNATURE: 'true' });
   assertError(t, await chat(strict.env, { action: 'server.status', serverId: strict.serverId }), 403, 'FORBIDDEN', 'unsigned refused');
@@ -122,7 +177,12 @@ test('bad calls answer 400 with what is wrong; an unknown server 404', async (t)
   t.regex((await chat(env, { action: 'server.status' }, {})).body.message, /serverId is required/);
   t.regex((await chat(env, { action: 'server.status', serverId, params: { x: 1 } }, {})).body.message, /params: this action takes none/);
   assertError(t, await chat(env, { action: 'server.status', serverId: '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1aff' }, {}), 404, 'NOT_FOUND');
-  assertError(t, await env.request.post('/api/chat/action').send({ action: 'server.status', chatUserId: 'not-a-snowflake', serverId }), 400, 'BAD_REQUEST');
+  assertError(
+    t,
+    await env.request.post('/api/chat/action').send({ action: 'server.status', chatUserId: 'not-a-snowflake', serverId }),
+    400,
+    'BAD_REQUEST',
+  );
 });
 
 test('role mappings: set, list and remove with users.manage, audited; unknown roles are a 400; others get 403', async (t) => {
@@ -130,13 +190,25 @@ test('role mappings: set, list and remove with users.manage, audited; unknown ro
   const set = await api(t, env, owner, 'put', `/api/chat/user-roles/${alice}`, { role: 'moderator' });
   t.deepEqual(set.body, { chatUserId: alice, role: 'moderator' });
   await api(t, env, owner, 'put', `/api/chat/user-roles/${bob}`, { role: 'viewer' });
-  t.deepEqual((await api(t, env, owner, 'get', '/api/chat/user-roles')).body, { mappings: [{ chatUserId: alice, role: 'moderator' }, { chatUserId: bob, role: 'viewer' }] });
+  t.deepEqual((await api(t, env, owner, 'get', '/api/chat/user-roles')).body, {
+    mappings: [
+      { chatUserId: alice, role: 'moderator' },
+      { chatUserId: bob, role: 'viewer' },
+    ],
+  });
   assertError(t, await api(t, env, owner, 'put', `/api/chat/user-roles/${alice}`, { role: 'god' }), 400, 'BAD_REQUEST');
   assertError(t, await api(t, env, owner, 'put', '/api/chat/user-roles/not-an-id', { role: 'viewer' }), 400, 'BAD_REQUEST');
   t.is((await api(t, env, owner, 'delete', `/api/chat/user-roles/${bob}`)).status, 204);
   assertError(t, await api(t, env, owner, 'delete', `/api/chat/user-roles/${bob}`), 404, 'NOT_FOUND');
   const audit = (await auditActions(env, owner.accountId)).filter((a) => a.action.startsWith('chat.user-role'));
-  t.deepEqual(audit.map((a) => [a.action, a.details.role ?? a.details.before]), [['chat.user-role.set', 'moderator'], ['chat.user-role.set', 'viewer'], ['chat.user-role.remove', 'viewer']]);
+  t.deepEqual(
+    audit.map((a) => [a.action, a.details.role ?? a.details.before]),
+    [
+      ['chat.user-role.set', 'moderator'],
+      ['chat.user-role.set', 'viewer'],
+      ['chat.user-role.remove', 'viewer'],
+    ],
+  );
   const admin = await userWithRole(env, 'admin', owner.accountId);
   assertError(t, await api(t, env, admin, 'get', '/api/chat/user-roles'), 403, 'FORBIDDEN');
   assertError(t, await api(t, env, admin, 'put', `/api/chat/user-roles/${alice}`, { role: 'owner' }), 403, 'FORBIDDEN');
@@ -178,22 +250,44 @@ test('moderation actions run through the bans, queue and server-control code, un
   t.is((await auditActions(env, owner.accountId)).filter((a) => a.action === 'chat.denied').length, 1);
 
   await api(t, env, owner, 'put', `/api/chat/user-roles/${alice}`, { role: 'moderator' });
-  const banned = await chat(env, { action: 'ban.create', serverId, params: { platformId: player, reason: 'aimbot', durationMinutes: 60 } }, {});
+  const banned = await chat(
+    env,
+    { action: 'ban.create', serverId, params: { platformId: player, reason: 'aimbot', durationMinutes: 60 } },
+    {},
+  );
   t.is(banned.status, 200, JSON.stringify(banned.body));
   t.regex(banned.body.result.text, /^banned 76561198000000077 on every server until /);
   const listed = await api(t, env, owner, 'get', `/api/bans/${banned.body.result.banId}`);
   t.like(listed.body, { platformId: player, reason: 'aimbot' });
-  assertError(t, await chat(env, { action: 'ban.create', serverId, params: { platformId: player } }, {}), 409, 'CONFLICT', 'one ban in force per player');
+  assertError(
+    t,
+    await chat(env, { action: 'ban.create', serverId, params: { platformId: player } }, {}),
+    409,
+    'CONFLICT',
+    'one ban in force per player',
+  );
   t.is((await chat(env, { action: 'ban.revoke', serverId, params: { banId: banned.body.result.banId } }, {})).status, 200);
   t.truthy((await api(t, env, owner, 'get', `/api/bans/${banned.body.result.banId}`)).body.liftedAt);
   // Lifting it again is the caller's mistake, answered as the controller answers it.
-  assertError(t, await chat(env, { action: 'ban.revoke', serverId, params: { banId: banned.body.result.banId } }, {}), 409, 'CONFLICT', 'a lifted ban is not lifted twice');
+  assertError(
+    t,
+    await chat(env, { action: 'ban.revoke', serverId, params: { banId: banned.body.result.banId } }, {}),
+    409,
+    'CONFLICT',
+    'a lifted ban is not lifted twice',
+  );
 
   const queued = await chat(env, { action: 'queue.add', serverId, params: { platformId: player, durationDays: 30 } }, {});
   t.regex(queued.body.result.text, /^added priority queue for 76561198000000077 on every server until /);
-  t.regex((await chat(env, { action: 'queue.add', serverId, params: { platformId: player, durationDays: 30 } }, {})).body.result.text, /^extended/);
+  t.regex(
+    (await chat(env, { action: 'queue.add', serverId, params: { platformId: player, durationDays: 30 } }, {})).body.result.text,
+    /^extended/,
+  );
   const entries = (await api(t, env, owner, 'get', '/api/priority-queue')).body.entries as { platformId: string }[];
-  t.deepEqual(entries.map((e) => e.platformId), [player]);
+  t.deepEqual(
+    entries.map((e) => e.platformId),
+    [player],
+  );
   t.is((await chat(env, { action: 'queue.remove', serverId, params: { platformId: player } }, {})).status, 200);
   t.deepEqual((await api(t, env, owner, 'get', '/api/priority-queue')).body.entries, []);
 
@@ -202,14 +296,25 @@ test('moderation actions run through the bans, queue and server-control code, un
   await api(t, env, owner, 'put', `/api/chat/user-roles/${alice}`, { role: 'admin' });
   const restart = await chat(env, { action: 'server.restart', serverId }, {});
   t.is(restart.body.result.status, 'pending');
-  t.regex(restart.body.result.text, /^restart queued: the server's agent warns the players and restarts it 5 minutes after it takes the command$/);
+  t.regex(
+    restart.body.result.text,
+    /^restart queued: the server's agent warns the players and restarts it 5 minutes after it takes the command$/,
+  );
   t.like((await api(t, env, owner, 'get', `/api/servers/${serverId}/commands/${restart.body.result.commandId}`)).body, {
-    kind: 'restart', status: 'pending', params: { delaySeconds: 300, message: null }, requestedBy: { type: 'chat', name: `chat user ${alice}` },
+    kind: 'restart',
+    status: 'pending',
+    params: { delaySeconds: 300, message: null },
+    requestedBy: { type: 'chat', name: `chat user ${alice}` },
   });
 
-  const actors = (await auditActions(env, owner.accountId)).filter((a) => ['ban.create', 'ban.lift', 'queue.add', 'queue.remove', 'server.restart'].includes(a.action));
+  const actors = (await auditActions(env, owner.accountId)).filter((a) =>
+    ['ban.create', 'ban.lift', 'queue.add', 'queue.remove', 'server.restart'].includes(a.action),
+  );
   t.true(actors.length >= 5);
-  t.true(actors.every((a) => a.actor_type === 'chat' && a.actor_name === `chat user ${alice}`), JSON.stringify(actors.map((a) => [a.action, a.actor_type, a.actor_name])));
+  t.true(
+    actors.every((a) => a.actor_type === 'chat' && a.actor_name === `chat user ${alice}`),
+    JSON.stringify(actors.map((a) => [a.action, a.actor_type, a.actor_name])),
+  );
   const bad = await chat(env, { action: 'ban.create', serverId, params: { platformId: 'nobody', durationMinutes: 0 } }, {});
   assertError(t, bad, 400, 'BAD_REQUEST');
   t.regex(bad.body.message, /^params\.platformId/);
@@ -221,15 +326,33 @@ test('trust.lookup answers the public score with a printable line, signed or not
   t.is((await ingest(env, { serverId, token: ingestToken }, [ev.presence('player.connect', now - 60_000, 5)])).status, 200);
   const platformId = '76561198000000005';
   const publicScore = (await env.request.get(`/api/v1/trust/${platformId}`)).body as Record<string, unknown>;
-  for (const call of [{ action: 'trust.lookup', params: { identifier: platformId } }, { action: 'trust.lookup', serverId, params: { identifier: platformId } }]) {
+  for (const call of [
+    { action: 'trust.lookup', params: { identifier: platformId } },
+    { action: 'trust.lookup', serverId, params: { identifier: platformId } },
+  ]) {
     const res = await chat(env, call);
     t.is(res.status, 200, JSON.stringify(res.body));
     t.deepEqual(res.body.result.score, publicScore);
-    t.is(res.body.result.text, `${platformId}: trust ${publicScore.score as number}/100, ${String(publicScore.band).replace('_', ' ')} (confidence ${publicScore.confidence as number}): ${(publicScore.reasons as string[]).slice(1).join('; ') || 'no history yet'}`);
+    t.is(
+      res.body.result.text,
+      `${platformId}: trust ${publicScore.score as number}/100, ${String(publicScore.band).replace('_', ' ')} (confidence ${publicScore.confidence as number}): ${(publicScore.reasons as string[]).slice(1).join('; ') || 'no history yet'}`,
+    );
   }
   t.is((await chat(env, { action: 'trust.lookup', params: { identifier: platformId } }, {})).status, 200, 'signed');
-  assertError(t, await chat(env, { action: 'trust.lookup', params: { identifier: 'not an id' } }), 400, 'BAD_REQUEST', 'malformed identifier');
-  assertError(t, await chat(env, { action: 'trust.lookup', params: { identifier: '76561198000009999' } }), 404, 'NOT_FOUND', 'unknown player');
+  assertError(
+    t,
+    await chat(env, { action: 'trust.lookup', params: { identifier: 'not an id' } }),
+    400,
+    'BAD_REQUEST',
+    'malformed identifier',
+  );
+  assertError(
+    t,
+    await chat(env, { action: 'trust.lookup', params: { identifier: '76561198000009999' } }),
+    404,
+    'NOT_FOUND',
+    'unknown player',
+  );
   const missing = await chat(env, { action: 'trust.lookup', params: {} });
   assertError(t, missing, 400, 'BAD_REQUEST');
   t.regex(missing.body.message, /^params .*identifier/);
@@ -238,10 +361,24 @@ test('trust.lookup answers the public score with a printable line, signed or not
 test('link ties the signing chat user to a known player, so discord:<id> lookups find them; unsigned calls are refused', async (t) => {
   const { env, serverId, ingestToken } = await chatEnv(t);
   const now = env.clock.now();
-  t.is((await ingest(env, { serverId, token: ingestToken }, [ev.presence('player.connect', now - 60_000, 6), ev.presence('player.connect', now - 60_000, 7)])).status, 200);
+  t.is(
+    (
+      await ingest(env, { serverId, token: ingestToken }, [
+        ev.presence('player.connect', now - 60_000, 6),
+        ev.presence('player.connect', now - 60_000, 7),
+      ])
+    ).status,
+    200,
+  );
   assertError(t, await env.request.get(`/api/v1/trust/discord:${alice}`), 404, 'NOT_FOUND', 'not linked yet');
   // The prefix forces the chat kind, even for digits in the Steam64 range (a known player's): 404, not 400.
-  assertError(t, await env.request.get('/api/v1/trust/discord:76561198000000006'), 404, 'NOT_FOUND', 'a chat id in the Steam64 range, unlinked');
+  assertError(
+    t,
+    await env.request.get('/api/v1/trust/discord:76561198000000006'),
+    404,
+    'NOT_FOUND',
+    'a chat id in the Steam64 range, unlinked',
+  );
 
   const unsigned = await chat(env, { action: 'link', params: { platformId: '76561198000000006' } });
   assertError(t, unsigned, 403, 'FORBIDDEN', 'the chat user is unproven');
@@ -256,7 +393,13 @@ test('link ties the signing chat user to a known player, so discord:<id> lookups
   t.is((await env.request.get(`/api/v1/trust/discord:${alice}`)).body.platformId, '76561198000000007');
   assertError(t, await env.request.get(`/api/v1/trust/discord:${bob}`), 404, 'NOT_FOUND', 'bob never linked');
 
-  assertError(t, await chat(env, { action: 'link', params: { platformId: '76561198000009999' } }, {}), 404, 'NOT_FOUND', 'a player the network never saw');
+  assertError(
+    t,
+    await chat(env, { action: 'link', params: { platformId: '76561198000009999' } }, {}),
+    404,
+    'NOT_FOUND',
+    'a player the network never saw',
+  );
   const bad = await chat(env, { action: 'link', params: { platformId: 'STEAM_9:9' } }, {});
   assertError(t, bad, 400, 'BAD_REQUEST');
   t.regex(bad.body.message, /^params\.platformId/);

@@ -26,10 +26,19 @@ test.after.always(async () => {
   await env?.close();
 });
 
-const cli = async (...args: string[]) => (await run('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-  cwd: root,
-  env: { ...process.env, DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: env.deps.config.databaseSchema, REDIS_PREFIX: env.deps.config.redisPrefix, LOG_LEVEL: 'silent' },
-})).stdout;
+const cli = async (...args: string[]) =>
+  (
+    await run('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: testDatabaseUrl,
+        DATABASE_SCHEMA: env.deps.config.databaseSchema,
+        REDIS_PREFIX: env.deps.config.redisPrefix,
+        LOG_LEVEL: 'silent',
+      },
+    })
+  ).stdout;
 
 test('account list and server list show what account create and server add made, so no id is ever lost', async (t) => {
   const created = /^account ([0-9a-f-]{36})$/m.exec(await cli('account', 'create', 'Listed Community'))![1]!;
@@ -44,18 +53,23 @@ test('account list and server list show what account create and server add made,
 test('player link merges a DayZ-ID player into its Steam64; a DayZ ID of another Steam64 is refused (exit 1)', async (t) => {
   const a = await tenant(env.deps);
   const steam64 = '76561198123450001';
-  const res = await ingest(env, a, [{ id: randomUUID(), type: 'player.connect', ts: env.clock.now(), platformId: dayzIdOf(steam64), name: 'Linked' }]);
+  const res = await ingest(env, a, [
+    { id: randomUUID(), type: 'player.connect', ts: env.clock.now(), platformId: dayzIdOf(steam64), name: 'Linked' },
+  ]);
   t.is(res.body.accepted, 1);
   t.regex(await cli('player', 'link', dayzIdOf(steam64), steam64), /^merged .* into 76561198123450001 on 1 server\(s\)$/m);
   t.regex(await cli('player', 'link', dayzIdOf(steam64), steam64), /nothing to merge/);
-  const refused = await cli('player', 'link', dayzIdOf('76561198123450002'), steam64).then(() => undefined, (err: { code: number; stdout: string }) => err);
+  const refused = await cli('player', 'link', dayzIdOf('76561198123450002'), steam64).then(
+    () => undefined,
+    (err: { code: number; stdout: string }) => err,
+  );
   t.is(refused?.code, 1);
   t.regex(refused?.stdout ?? '', /error: .* is neither the DayZ ID/);
   const { rows } = await env.deps.db.query('SELECT platform_id AS "platformId" FROM server_players WHERE server_id = $1', [a.serverId]);
   t.deepEqual(rows, [{ platformId: steam64 }]);
 });
 
-test('the chat command signs a call as the community\'s bot does and prints its text', async (t) => {
+test("the chat command signs a call as the community's bot does and prints its text", async (t) => {
   const deps = createDeps({ ...env.deps.config, chat: { ...env.deps.config.chat, requireSignature: true } }, { log: env.deps.log });
   await connectDeps(deps);
   const server = createApp(deps).listen(0, '127.0.0.1');
@@ -68,14 +82,38 @@ test('the chat command signs a call as the community\'s bot does and prints its 
   const account = await insertAccount(deps.db, 'Chat CLI');
   const { server: s } = await registerServer(deps, account.id, { name: 'Bot Target' });
   const bot = await insertBot(deps.db, account.id, 'Discord', new Date().toISOString());
-  const out = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url, '--bot', bot.id], {
-    cwd: root, env: { ...process.env, CHAT_BOT_SECRET: botSecret(deps.config.chat.botKey, bot.id, bot.generation) },
-  });
+  const out = await run(
+    'node',
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'chat',
+      'server.status',
+      '--user',
+      '175928847299117063',
+      '--server',
+      s.id,
+      '--url',
+      url,
+      '--bot',
+      bot.id,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, CHAT_BOT_SECRET: botSecret(deps.config.chat.botKey, bot.id, bot.generation) },
+    },
+  );
   t.is(out.stdout.trim(), 'Bot Target: offline');
   // Without the secret the call goes unsigned, which this service refuses.
-  const refused = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url], {
-    cwd: root, env: { ...process.env, CHAT_BOT_SECRET: '' },
-  }).catch((err: { code: number; stdout: string }) => err);
+  const refused = await run(
+    'node',
+    ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'server.status', '--user', '175928847299117063', '--server', s.id, '--url', url],
+    {
+      cwd: root,
+      env: { ...process.env, CHAT_BOT_SECRET: '' },
+    },
+  ).catch((err: { code: number; stdout: string }) => err);
   t.is((refused as { code: number }).code, 1);
   t.regex((refused as { stdout: string }).stdout, /error 403: chat call refused: this service accepts signed chat calls only/);
 });

@@ -30,8 +30,16 @@ test('restart, message and kick answer 202 with the pending command, audited; GE
   const restart = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/restart`, {});
   t.is(restart.status, 202);
   t.like(restart.body, {
-    serverId: c.serverId, kind: 'restart', params: { delaySeconds: 300, message: null }, status: 'pending',
-    requestedBy: { type: 'user', id: c.owner.userId, name: c.owner.username }, sentAt: null, dueAt: null, dueInSeconds: null, finishedAt: null, detail: null,
+    serverId: c.serverId,
+    kind: 'restart',
+    params: { delaySeconds: 300, message: null },
+    status: 'pending',
+    requestedBy: { type: 'user', id: c.owner.userId, name: c.owner.username },
+    sentAt: null,
+    dueAt: null,
+    dueInSeconds: null,
+    finishedAt: null,
+    detail: null,
   });
   t.is(Date.parse(restart.body.expiresAt) - Date.parse(restart.body.createdAt), 10 * 60_000);
   const message = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: 'Привет, выживший 👋' });
@@ -43,21 +51,43 @@ test('restart, message and kick answer 202 with the pending command, audited; GE
 
   t.deepEqual((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${kick.body.id}`)).body, kick.body);
   const list = await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands?limit=3`);
-  t.deepEqual(list.body.commands.map((x: { id: string }) => x.id), [later.body.id, kick.body.id, message.body.id]);
-  const rest = await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands?limit=3&before=${encodeURIComponent(list.body.nextCursor)}`);
-  t.deepEqual(rest.body.commands.map((x: { id: string }) => x.id), [restart.body.id]);
+  t.deepEqual(
+    list.body.commands.map((x: { id: string }) => x.id),
+    [later.body.id, kick.body.id, message.body.id],
+  );
+  const rest = await api(
+    t,
+    env,
+    c.owner,
+    'get',
+    `/api/servers/${c.serverId}/commands?limit=3&before=${encodeURIComponent(list.body.nextCursor)}`,
+  );
+  t.deepEqual(
+    rest.body.commands.map((x: { id: string }) => x.id),
+    [restart.body.id],
+  );
   t.is(rest.body.nextCursor, null);
 
   const { rows } = await env.deps.db.query<{ action: string; details: { commandId: string } }>(
-    "SELECT action, details FROM audit_log WHERE account_id = $1 AND action LIKE 'server.%' ORDER BY id", [c.accountId]);
-  t.deepEqual(rows.map((r) => [r.action, r.details.commandId]), [
-    ['server.restart', restart.body.id], ['server.message', message.body.id], ['server.kick', kick.body.id], ['server.restart', later.body.id],
-  ]);
+    "SELECT action, details FROM audit_log WHERE account_id = $1 AND action LIKE 'server.%' ORDER BY id",
+    [c.accountId],
+  );
+  t.deepEqual(
+    rows.map((r) => [r.action, r.details.commandId]),
+    [
+      ['server.restart', restart.body.id],
+      ['server.message', message.body.id],
+      ['server.kick', kick.body.id],
+      ['server.restart', later.body.id],
+    ],
+  );
 });
 
 test('a kick names the player as stored: a DayZ ID of a known Steam64 is kicked as the Steam64', async (t) => {
   const c = await community(env);
-  await env.request.post(`/api/servers/${c.serverId}/events`).set('Authorization', `Bearer ${c.token}`)
+  await env.request
+    .post(`/api/servers/${c.serverId}/events`)
+    .set('Authorization', `Bearer ${c.token}`)
     .send({ events: [{ id: crypto.randomUUID(), type: 'player.connect', ts: env.clock.now(), platformId: steam, name: 'Known' }] });
   const { dayzIdOf } = await import('../../src/identities/id-forms.ts');
   const kick = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/kick`, { platformId: dayzIdOf(steam) });
@@ -67,19 +97,45 @@ test('a kick names the player as stored: a DayZ ID of a known Steam64 is kicked 
 test('bad bodies are 400s with the Error body: ranges, lengths, control characters that could smuggle a second RCon command', async (t) => {
   const c = await community(env);
   const bad: [string, unknown][] = [
-    ['restart', { delaySeconds: 3601 }], ['restart', { delaySeconds: -1 }], ['restart', { delaySeconds: 1.5 }], ['restart', { delaySeconds: '60' }],
-    ['restart', { message: 'x'.repeat(201) }], ['restart', { message: 'restart\n#shutdown' }], ['restart', { message: '' }], ['restart', { restartCommand: 'x' }],
-    ['messages', {}], ['messages', { text: '' }], ['messages', { text: '   ' }], ['messages', { text: 'hi\r\nkick 1' }], ['messages', { text: 'x'.repeat(201) }],
-    ['messages', { text: 'hi', extra: 1 }], ['kick', {}], ['kick', { platformId: 'nobody' }], ['kick', { platformId: steam, reason: 'x'.repeat(65) }],
-    ['kick', { platformId: steam, reason: 'a\u0000b' }], ['kick', { platformId: Number(steam) }],
+    ['restart', { delaySeconds: 3601 }],
+    ['restart', { delaySeconds: -1 }],
+    ['restart', { delaySeconds: 1.5 }],
+    ['restart', { delaySeconds: '60' }],
+    ['restart', { message: 'x'.repeat(201) }],
+    ['restart', { message: 'restart\n#shutdown' }],
+    ['restart', { message: '' }],
+    ['restart', { restartCommand: 'x' }],
+    ['messages', {}],
+    ['messages', { text: '' }],
+    ['messages', { text: '   ' }],
+    ['messages', { text: 'hi\r\nkick 1' }],
+    ['messages', { text: 'x'.repeat(201) }],
+    ['messages', { text: 'hi', extra: 1 }],
+    ['kick', {}],
+    ['kick', { platformId: 'nobody' }],
+    ['kick', { platformId: steam, reason: 'x'.repeat(65) }],
+    ['kick', { platformId: steam, reason: 'a\u0000b' }],
+    ['kick', { platformId: Number(steam) }],
   ];
-  for (const [path, body] of bad) assertError(t, await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/${path}`, body), 400, 'BAD_REQUEST', `${path} ${JSON.stringify(body)}`);
-  assertError(t, await env.request.post(`/api/servers/${c.serverId}/messages`).set('Authorization', `Bearer ${c.owner.token}`).type('text').send('hi'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  for (const [path, body] of bad)
+    assertError(
+      t,
+      await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/${path}`, body),
+      400,
+      'BAD_REQUEST',
+      `${path} ${JSON.stringify(body)}`,
+    );
+  assertError(
+    t,
+    await env.request.post(`/api/servers/${c.serverId}/messages`).set('Authorization', `Bearer ${c.owner.token}`).type('text').send('hi'),
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+  );
   assertError(t, await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands?before=2026-01-01`), 400, 'BAD_REQUEST');
   t.is((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands`)).body.commands.length, 0, 'nothing was recorded');
 });
 
-test('servers.control gives commands, servers.read reads them; another account, a revoked or unknown server, another server\'s command: 404', async (t) => {
+test("servers.control gives commands, servers.read reads them; another account, a revoked or unknown server, another server's command: 404", async (t) => {
   const c = await community(env);
   const other = await community(env);
   for (const role of ['viewer', 'moderator'] as const) {
@@ -90,12 +146,22 @@ test('servers.control gives commands, servers.read reads them; another account, 
   const admin = await userWithRole(env, 'admin', c.accountId);
   const mine = await api(t, env, admin, 'post', `/api/servers/${c.serverId}/messages`, { text: 'hello' });
   t.is(mine.status, 202);
-  for (const [path, body] of [['restart', {}], ['messages', { text: 'x' }], ['kick', { platformId: steam }]] as const) {
+  for (const [path, body] of [
+    ['restart', {}],
+    ['messages', { text: 'x' }],
+    ['kick', { platformId: steam }],
+  ] as const) {
     assertError(t, await api(t, env, other.owner, 'post', `/api/servers/${c.serverId}/${path}`, body), 404, 'NOT_FOUND', path);
   }
   assertError(t, await api(t, env, other.owner, 'get', `/api/servers/${c.serverId}/commands`), 404, 'NOT_FOUND');
   assertError(t, await api(t, env, other.owner, 'get', `/api/servers/${c.serverId}/commands/${mine.body.id}`), 404, 'NOT_FOUND');
-  assertError(t, await api(t, env, other.owner, 'get', `/api/servers/${other.serverId}/commands/${mine.body.id}`), 404, 'NOT_FOUND', 'the id of a command of another server');
+  assertError(
+    t,
+    await api(t, env, other.owner, 'get', `/api/servers/${other.serverId}/commands/${mine.body.id}`),
+    404,
+    'NOT_FOUND',
+    'the id of a command of another server',
+  );
   assertError(t, await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/not-a-uuid`), 404, 'NOT_FOUND');
   assertError(t, await api(t, env, c.owner, 'post', `/api/servers/${crypto.randomUUID()}/restart`, {}), 404, 'NOT_FOUND');
   assertError(t, await api(t, env, undefined, 'post', `/api/servers/${c.serverId}/restart`, {}), 401, 'UNAUTHORIZED');
@@ -103,7 +169,7 @@ test('servers.control gives commands, servers.read reads them; another account, 
   assertError(t, await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/restart`, {}), 404, 'NOT_FOUND', 'revoked');
 });
 
-test('the agent\'s calls need the server\'s own ingest token: a session, another server\'s token or none is 401', async (t) => {
+test("the agent's calls need the server's own ingest token: a session, another server's token or none is 401", async (t) => {
   const c = await community(env);
   const other = await community(env);
   const command = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: 'hello' });
@@ -124,9 +190,17 @@ test('the long poll hands each waiting command once, oldest first, then 204; the
   const handed = await poll(env, c);
   t.is(handed.status, 200);
   assertSchema(t, 'agent-commands.json', handed.body);
-  t.deepEqual(handed.body.commands.map((x: { id: string }) => x.id), [first.body.id, second.body.id]);
+  t.deepEqual(
+    handed.body.commands.map((x: { id: string }) => x.id),
+    [first.body.id, second.body.id],
+  );
   const now = new Date(env.clock.now()).toISOString();
-  t.like(handed.body.commands[1], { status: 'sent', sentAt: now, dueAt: new Date(env.clock.now() + 120_000).toISOString(), dueInSeconds: 120 });
+  t.like(handed.body.commands[1], {
+    status: 'sent',
+    sentAt: now,
+    dueAt: new Date(env.clock.now() + 120_000).toISOString(),
+    dueInSeconds: 120,
+  });
   assertEmpty(t, await poll(env, c));
 
   const done = await answer(env, c, first.body.id, { status: 'done', detail: 'said to 7 players' });
@@ -143,14 +217,20 @@ test('the long poll hands each waiting command once, oldest first, then 204; the
   const pending = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/kick`, { platformId: steam });
   assertError(t, await answer(env, c, pending.body.id, { status: 'done' }), 409, 'CONFLICT', 'not handed yet');
   const { rows } = await env.deps.db.query<{ action: string; actor_name: string; details: { detail: string } }>(
-    "SELECT action, actor_name, details FROM audit_log WHERE account_id = $1 AND action = 'server.message.done'", [c.accountId]);
-  t.deepEqual(rows.map((r) => [r.actor_name, r.details.detail]), [['agent', 'said to 7 players']]);
+    "SELECT action, actor_name, details FROM audit_log WHERE account_id = $1 AND action = 'server.message.done'",
+    [c.accountId],
+  );
+  t.deepEqual(
+    rows.map((r) => [r.actor_name, r.details.detail]),
+    [['agent', 'said to 7 players']],
+  );
 });
 
 test('polls at the same moment: each command goes to one of them', async (t) => {
   const c = await community(env);
   const ids = [];
-  for (let i = 0; i < 5; i++) ids.push((await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: `m${i}` })).body.id);
+  for (let i = 0; i < 5; i++)
+    ids.push((await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: `m${i}` })).body.id);
   const polls = await Promise.all(Array.from({ length: 12 }, () => poll(env, c)));
   const got = polls.flatMap((p) => (p.status === 200 ? p.body.commands.map((x: { id: string }) => x.id) : []));
   t.deepEqual([...got].sort(), [...ids].sort());
@@ -167,11 +247,18 @@ test('a waiting poll is answered as soon as a command is made, in this process o
   await connectDeps(other);
   t.teardown(() => closeDeps(other));
   const session = await import('supertest');
-  const made = await session.default(createApp(other).callback()).post(`/api/servers/${c.serverId}/messages`).set('Authorization', `Bearer ${c.owner.token}`).send({ text: 'now' });
+  const made = await session
+    .default(createApp(other).callback())
+    .post(`/api/servers/${c.serverId}/messages`)
+    .set('Authorization', `Bearer ${c.owner.token}`)
+    .send({ text: 'now' });
   t.is(made.status, 202);
   const res = await waiting;
   t.is(res.status, 200);
-  t.deepEqual(res.body.commands.map((x: { id: string }) => x.id), [made.body.id]);
+  t.deepEqual(
+    res.body.commands.map((x: { id: string }) => x.id),
+    [made.body.id],
+  );
   t.true(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
   t.is(env.deps.agentWaits.count(c.serverId), 0);
 });
@@ -183,14 +270,20 @@ test('an agent that hangs up mid-wait is handed nothing: the command waits for t
   await new Promise((r) => server.once('listening', r));
   const { port } = server.address() as AddressInfo;
   const hangUp = new AbortController();
-  const gone = fetch(`http://127.0.0.1:${port}/api/servers/${c.serverId}/commands/next?wait=20`, { headers: { authorization: `Bearer ${c.token}` }, signal: hangUp.signal }).catch(() => 'aborted');
+  const gone = fetch(`http://127.0.0.1:${port}/api/servers/${c.serverId}/commands/next?wait=20`, {
+    headers: { authorization: `Bearer ${c.token}` },
+    signal: hangUp.signal,
+  }).catch(() => 'aborted');
   await waitFor(() => env.deps.agentWaits.count(c.serverId) === 1);
   hangUp.abort();
   t.is(await gone, 'aborted');
   await waitFor(() => env.deps.agentWaits.count(c.serverId) === 0);
   const made = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: 'later' });
   const next = await poll(env, c);
-  t.deepEqual(next.body.commands.map((x: { id: string }) => x.id), [made.body.id]);
+  t.deepEqual(
+    next.body.commands.map((x: { id: string }) => x.id),
+    [made.body.id],
+  );
 });
 
 test.serial('re-handed 60 s after an unanswered hand (59 s: not yet), with the same sentAt; never after its deadline', async (t) => {
@@ -202,7 +295,10 @@ test.serial('re-handed 60 s after an unanswered hand (59 s: not yet), with the s
   assertEmpty(t, await poll(env, c), 'an agent may still be answering at 59 s');
   env.clock.advance(2000);
   const again = await poll(env, c);
-  t.deepEqual(again.body.commands.map((x: { id: string; sentAt: string }) => [x.id, x.sentAt]), [[made.body.id, first.body.commands[0].sentAt]]);
+  t.deepEqual(
+    again.body.commands.map((x: { id: string; sentAt: string }) => [x.id, x.sentAt]),
+    [[made.body.id, first.body.commands[0].sentAt]],
+  );
   // A kick is handed until 10 minutes after it was made; then, unanswered, it expires.
   env.clock.advance(10 * 60_000 - 61_000 - 1000);
   await expireServerCommands(env.deps);
@@ -210,7 +306,10 @@ test.serial('re-handed 60 s after an unanswered hand (59 s: not yet), with the s
   env.clock.advance(61_000);
   await expireServerCommands(env.deps);
   assertEmpty(t, await poll(env, c));
-  t.like((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${made.body.id}`)).body, { status: 'expired', detail: 'the agent did not answer in time' });
+  t.like((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${made.body.id}`)).body, {
+    status: 'expired',
+    detail: 'the agent did not answer in time',
+  });
   // The agent's late answer says what happened on the game host: it is taken.
   t.like((await answer(env, c, made.body.id, { status: 'done', detail: 'kicked' })).body, { status: 'done', detail: 'kicked' });
 });
@@ -227,35 +326,51 @@ test.serial('a command no agent took within 10 minutes expires: handed at 9:59, 
   t.deepEqual(await expireServerCommands(env.deps), { expired: 1 });
   assertEmpty(t, await poll(env, d));
   t.like((await api(t, env, c.owner, 'get', `/api/servers/${d.serverId}/commands/${untaken.body.id}`)).body, {
-    status: 'expired', sentAt: null, detail: 'no agent took it within 10 minutes', finishedAt: new Date(env.clock.now()).toISOString(),
+    status: 'expired',
+    sentAt: null,
+    detail: 'no agent took it within 10 minutes',
+    finishedAt: new Date(env.clock.now()).toISOString(),
   });
-  const { rows } = await env.deps.db.query("SELECT actor_name FROM audit_log WHERE account_id = $1 AND action = 'server.restart.expired'", [c.accountId]);
+  const { rows } = await env.deps.db.query("SELECT actor_name FROM audit_log WHERE account_id = $1 AND action = 'server.restart.expired'", [
+    c.accountId,
+  ]);
   t.deepEqual(rows, [{ actor_name: 'service' }]);
 });
 
-test.serial('a restart taken and then lost with its agent is resumed where its countdown is, and never handed a minute past its due time', async (t) => {
-  const c = await community(env);
-  const made = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/restart`, { delaySeconds: 1800 });
-  env.clock.advance(60_000);
-  const taken = await poll(env, c);
-  t.is(taken.body.commands[0].dueInSeconds, 1800);
-  // The agent dies; a new one polls 15 minutes later (past the 10 minutes to take it: it was taken).
-  env.clock.advance(15 * 60_000);
-  await expireServerCommands(env.deps);
-  const resumed = await poll(env, c);
-  t.like(resumed.body.commands[0], { id: made.body.id, dueInSeconds: 900, dueAt: taken.body.commands[0].dueAt });
-  // Due at 30:00 after it was taken: handed up to a minute after that, never later.
-  env.clock.advance(15 * 60_000 + 59_000);
-  t.is((await poll(env, c)).body.commands[0].dueInSeconds, -59);
-  env.clock.advance(61_000);
-  await expireServerCommands(env.deps);
-  assertEmpty(t, await poll(env, c));
-  t.like((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${made.body.id}`)).body, { status: 'expired', detail: 'the agent did not answer in time' });
-});
+test.serial(
+  'a restart taken and then lost with its agent is resumed where its countdown is, and never handed a minute past its due time',
+  async (t) => {
+    const c = await community(env);
+    const made = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/restart`, { delaySeconds: 1800 });
+    env.clock.advance(60_000);
+    const taken = await poll(env, c);
+    t.is(taken.body.commands[0].dueInSeconds, 1800);
+    // The agent dies; a new one polls 15 minutes later (past the 10 minutes to take it: it was taken).
+    env.clock.advance(15 * 60_000);
+    await expireServerCommands(env.deps);
+    const resumed = await poll(env, c);
+    t.like(resumed.body.commands[0], { id: made.body.id, dueInSeconds: 900, dueAt: taken.body.commands[0].dueAt });
+    // Due at 30:00 after it was taken: handed up to a minute after that, never later.
+    env.clock.advance(15 * 60_000 + 59_000);
+    t.is((await poll(env, c)).body.commands[0].dueInSeconds, -59);
+    env.clock.advance(61_000);
+    await expireServerCommands(env.deps);
+    assertEmpty(t, await poll(env, c));
+    t.like((await api(t, env, c.owner, 'get', `/api/servers/${c.serverId}/commands/${made.body.id}`)).body, {
+      status: 'expired',
+      detail: 'the agent did not answer in time',
+    });
+  },
+);
 
-test('a session user\'s GET of /commands/next is the agent\'s route: 401 without an ingest token', async (t) => {
+test("a session user's GET of /commands/next is the agent's route: 401 without an ingest token", async (t) => {
   const c = await community(env);
-  assertError(t, await env.request.get(`/api/servers/${c.serverId}/commands/next`).set('Authorization', `Bearer ${c.owner.token}`), 401, 'UNAUTHORIZED');
+  assertError(
+    t,
+    await env.request.get(`/api/servers/${c.serverId}/commands/next`).set('Authorization', `Bearer ${c.owner.token}`),
+    401,
+    'UNAUTHORIZED',
+  );
 });
 
 function assertEmpty(t: ExecutionContext, res: { status: number; text: string }, what = ''): void {

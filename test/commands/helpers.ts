@@ -27,7 +27,10 @@ export const poll = (env: TestEnv, s: { serverId: string; token: string }, wait 
   env.request.get(`/api/servers/${s.serverId}/commands/next?wait=${wait}`).set('Authorization', `Bearer ${s.token}`);
 
 export const answer = (env: TestEnv, s: { serverId: string; token: string }, commandId: string, body: unknown) =>
-  env.request.post(`/api/servers/${s.serverId}/commands/${commandId}/result`).set('Authorization', `Bearer ${s.token}`).send(body as object);
+  env.request
+    .post(`/api/servers/${s.serverId}/commands/${commandId}/result`)
+    .set('Authorization', `Bearer ${s.token}`)
+    .send(body as object);
 
 export const activeBans = (env: TestEnv, s: { serverId: string; token: string }, etag?: string) => {
   const req = env.request.get(`/api/servers/${s.serverId}/bans/active`).set('Authorization', `Bearer ${s.token}`);

@@ -40,10 +40,13 @@ test('a ban queues a kick on each live server of the account, with "Banned: <rea
     t.is(kick.params.reason, Array.from(`Banned: ${reason}`).slice(0, 64).join(''));
     t.is(Array.from(kick.params.reason as string).length, 64);
   }
-  t.is((await poll(env, other)).status, 204, 'another community\'s server kicks nobody');
-  const { rows } = await env.deps.db.query<{ details: { kicksQueued: number } }>("SELECT details FROM audit_log WHERE target_id = $1 AND action = 'ban.create'", [ban.id]);
+  t.is((await poll(env, other)).status, 204, "another community's server kicks nobody");
+  const { rows } = await env.deps.db.query<{ details: { kicksQueued: number } }>(
+    "SELECT details FROM audit_log WHERE target_id = $1 AND action = 'ban.create'",
+    [ban.id],
+  );
   t.is(rows[0]!.details.kicksQueued, 2);
-  t.is((await env.deps.db.query("SELECT 1 FROM server_commands WHERE server_id = $1", [gone.serverId])).rowCount, 0);
+  t.is((await env.deps.db.query('SELECT 1 FROM server_commands WHERE server_id = $1', [gone.serverId])).rowCount, 0);
 });
 
 test('a ban without a reason kicks with "Banned"; a ban made over HTTP and an imported ban kick too', async (t) => {
@@ -76,8 +79,23 @@ test('the active bans: every id form, reason and expiry; ETag answers 304 until 
   assertSchema(t, 'active-bans.json', first.body);
   const byId = new Map((first.body.bans as { banId: string }[]).map((b) => [b.banId, b]));
   t.deepEqual([...byId.keys()].sort(), [permanent.id, timed.id, consoleBan.id].sort());
-  t.deepEqual(byId.get(permanent.id), { banId: permanent.id, platformId: s64, steam64: s64, dayzId: dayzIdOf(s64), beGuid: battleyeGuidOf(s64), reason: 'aimbot', expiresAt: null });
-  t.like(byId.get(timed.id), { platformId: orphanDayz, steam64: null, dayzId: orphanDayz, beGuid: null, reason: null, expiresAt: new Date(env.clock.now() + 600_000).toISOString() });
+  t.deepEqual(byId.get(permanent.id), {
+    banId: permanent.id,
+    platformId: s64,
+    steam64: s64,
+    dayzId: dayzIdOf(s64),
+    beGuid: battleyeGuidOf(s64),
+    reason: 'aimbot',
+    expiresAt: null,
+  });
+  t.like(byId.get(timed.id), {
+    platformId: orphanDayz,
+    steam64: null,
+    dayzId: orphanDayz,
+    beGuid: null,
+    reason: null,
+    expiresAt: new Date(env.clock.now() + 600_000).toISOString(),
+  });
   t.like(byId.get(consoleBan.id), { platformId: xbox, steam64: null, dayzId: null, beGuid: null });
 
   const etag = first.headers.etag as string;
@@ -94,15 +112,23 @@ test('the active bans: every id form, reason and expiry; ETag answers 304 until 
   t.is(afterLift.body.bans.length, 2);
   env.clock.advance(10 * 60_000);
   const afterExpiry = await activeBans(env, c, afterLift.headers.etag as string);
-  t.deepEqual(afterExpiry.body.bans.map((b: { banId: string }) => b.banId), [permanent.id]);
+  t.deepEqual(
+    afterExpiry.body.bans.map((b: { banId: string }) => b.banId),
+    [permanent.id],
+  );
   env.clock.advance(-10 * 60_000);
 });
 
-test('the active bans need the server\'s own ingest token, and a live server', async (t) => {
+test("the active bans need the server's own ingest token, and a live server", async (t) => {
   const c = await community(env);
   const other = await community(env);
   assertError(t, await activeBans(env, { serverId: c.serverId, token: other.token }), 401, 'UNAUTHORIZED');
-  assertError(t, await env.request.get(`/api/servers/${c.serverId}/bans/active`).set('Authorization', `Bearer ${c.owner.token}`), 401, 'UNAUTHORIZED');
+  assertError(
+    t,
+    await env.request.get(`/api/servers/${c.serverId}/bans/active`).set('Authorization', `Bearer ${c.owner.token}`),
+    401,
+    'UNAUTHORIZED',
+  );
   await revokeServer(env.deps, c.accountId, c.serverId);
   assertError(t, await activeBans(env, c), 401, 'UNAUTHORIZED');
 });

@@ -46,15 +46,87 @@ interface BodyRoute {
 }
 
 const bodyRoutes: BodyRoute[] = [
-  { label: 'POST /api/setup/admin', method: 'post', path: () => '/api/setup/admin', schema: 'setup-admin.json', fields: ['accountName', 'username', 'password'], valid: () => ({ accountName: 'A', username: `u-${randomUUID().slice(0, 8)}`, password }), session: false },
-  { label: 'POST /api/auth/login', method: 'post', path: () => '/api/auth/login', schema: 'login.json', fields: ['username', 'password'], valid: () => ({ username: 'nobody', password: 'wrong' }), session: false },
-  { label: 'POST /api/users', method: 'post', path: () => '/api/users', schema: 'user-create.json', fields: ['username', 'password', 'role'], valid: () => ({ username: `u-${randomUUID().slice(0, 8)}`, password, role: 'viewer' }), session: true },
-  { label: 'PATCH /api/users/:id', method: 'patch', path: () => `/api/users/${targetUserId}`, schema: 'user-update.json', fields: ['role', 'password'], valid: () => ({ role: 'viewer' }), session: true },
-  { label: 'POST /api/accounts', method: 'post', path: () => '/api/accounts', schema: 'account-create.json', fields: ['accountName', 'username', 'password'], valid: () => ({ accountName: 'A', username: `u-${randomUUID().slice(0, 8)}`, password }), session: true },
-  { label: 'POST /api/account/api-keys', method: 'post', path: () => '/api/account/api-keys', schema: 'api-key-create.json', fields: ['name', 'tier'], valid: () => ({ name: 'k' }), session: true },
-  { label: 'POST /api/servers', method: 'post', path: () => '/api/servers', schema: 'server-create.json', fields: ['name', 'banFilePath', 'priorityFilePath'], valid: () => ({ name: 's' }), session: true },
-  { label: 'PATCH /api/servers/:id', method: 'patch', path: () => `/api/servers/${serverId}`, schema: 'server-update.json', fields: ['name', 'banFilePath', 'priorityFilePath'], valid: () => ({ name: 's' }), session: true },
-  { label: 'PUT /api/operator/data-api', method: 'put', path: () => '/api/operator/data-api', schema: 'data-api-switch.json', fields: ['enabled'], valid: () => ({ enabled: true }), session: true },
+  {
+    label: 'POST /api/setup/admin',
+    method: 'post',
+    path: () => '/api/setup/admin',
+    schema: 'setup-admin.json',
+    fields: ['accountName', 'username', 'password'],
+    valid: () => ({ accountName: 'A', username: `u-${randomUUID().slice(0, 8)}`, password }),
+    session: false,
+  },
+  {
+    label: 'POST /api/auth/login',
+    method: 'post',
+    path: () => '/api/auth/login',
+    schema: 'login.json',
+    fields: ['username', 'password'],
+    valid: () => ({ username: 'nobody', password: 'wrong' }),
+    session: false,
+  },
+  {
+    label: 'POST /api/users',
+    method: 'post',
+    path: () => '/api/users',
+    schema: 'user-create.json',
+    fields: ['username', 'password', 'role'],
+    valid: () => ({ username: `u-${randomUUID().slice(0, 8)}`, password, role: 'viewer' }),
+    session: true,
+  },
+  {
+    label: 'PATCH /api/users/:id',
+    method: 'patch',
+    path: () => `/api/users/${targetUserId}`,
+    schema: 'user-update.json',
+    fields: ['role', 'password'],
+    valid: () => ({ role: 'viewer' }),
+    session: true,
+  },
+  {
+    label: 'POST /api/accounts',
+    method: 'post',
+    path: () => '/api/accounts',
+    schema: 'account-create.json',
+    fields: ['accountName', 'username', 'password'],
+    valid: () => ({ accountName: 'A', username: `u-${randomUUID().slice(0, 8)}`, password }),
+    session: true,
+  },
+  {
+    label: 'POST /api/account/api-keys',
+    method: 'post',
+    path: () => '/api/account/api-keys',
+    schema: 'api-key-create.json',
+    fields: ['name', 'tier'],
+    valid: () => ({ name: 'k' }),
+    session: true,
+  },
+  {
+    label: 'POST /api/servers',
+    method: 'post',
+    path: () => '/api/servers',
+    schema: 'server-create.json',
+    fields: ['name', 'banFilePath', 'priorityFilePath'],
+    valid: () => ({ name: 's' }),
+    session: true,
+  },
+  {
+    label: 'PATCH /api/servers/:id',
+    method: 'patch',
+    path: () => `/api/servers/${serverId}`,
+    schema: 'server-update.json',
+    fields: ['name', 'banFilePath', 'priorityFilePath'],
+    valid: () => ({ name: 's' }),
+    session: true,
+  },
+  {
+    label: 'PUT /api/operator/data-api',
+    method: 'put',
+    path: () => '/api/operator/data-api',
+    schema: 'data-api-switch.json',
+    fields: ['enabled'],
+    valid: () => ({ enabled: true }),
+    session: true,
+  },
 ];
 
 function send(route: BodyRoute, text: string | undefined, contentType = 'application/json') {
@@ -87,8 +159,10 @@ function namesHostFile(schema: string, value: unknown): boolean {
 }
 
 function assertErrorBody(res: Response, status?: number, code?: string): void {
-  if (status !== undefined && res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-  if (res.status < 400 || res.status >= 500) throw new Error(`expected a 4xx, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (status !== undefined && res.status !== status)
+    throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.status < 400 || res.status >= 500)
+    throw new Error(`expected a 4xx, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
   const body = res.body as { statusCode?: unknown; error?: unknown };
   if (!validatorFor('error.json')(body)) throw new Error(`not an Error body: ${JSON.stringify(body).slice(0, 300)}`);
   if (body.statusCode !== res.status) throw new Error(`statusCode ${String(body.statusCode)} in a ${res.status}`);
@@ -115,23 +189,55 @@ const fieldValue = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
   longText,
-  fc.constantFrom('owner', 'admin', 'moderator', 'viewer', 'chat-bot', 'partner', 'standard', true, false, null, 0, -1, '', ' ', 'a', 'ab', 'abc', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(200), 'x'.repeat(201), '\u0000', '../../etc/passwd', '__proto__'),
+  fc.constantFrom(
+    'owner',
+    'admin',
+    'moderator',
+    'viewer',
+    'chat-bot',
+    'partner',
+    'standard',
+    true,
+    false,
+    null,
+    0,
+    -1,
+    '',
+    ' ',
+    'a',
+    'ab',
+    'abc',
+    'x'.repeat(64),
+    'x'.repeat(65),
+    'x'.repeat(200),
+    'x'.repeat(201),
+    '\u0000',
+    '../../etc/passwd',
+    '__proto__',
+  ),
 );
 const unknownFields = fc.dictionary(
-  fc.oneof(fc.string({ minLength: 1, maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'accountId', 'isOperator', 'role ', 'tier')),
+  fc.oneof(
+    fc.string({ minLength: 1, maxLength: 10 }),
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'accountId', 'isOperator', 'role ', 'tier'),
+  ),
   fc.jsonValue({ maxDepth: 1 }),
   { maxKeys: 2 },
 );
 
 /** Objects shaped like the route's body: any subset of its fields with any values, maybe unknown fields. */
-const shapedBody = (route: BodyRoute) => fc
-  .tuple(
-    fc.record(Object.fromEntries(route.fields.map((f) => [f, fieldValue])), { requiredKeys: [] }),
-    fc.option(unknownFields, { nil: undefined }),
-  )
-  .map(([known, extra]) => JSON.stringify(extra ? { ...extra, ...known } : known));
+const shapedBody = (route: BodyRoute) =>
+  fc
+    .tuple(
+      fc.record(Object.fromEntries(route.fields.map((f) => [f, fieldValue])), { requiredKeys: [] }),
+      fc.option(unknownFields, { nil: undefined }),
+    )
+    .map(([known, extra]) => JSON.stringify(extra ? { ...extra, ...known } : known));
 
-const jsonText = fc.oneof(fc.json({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)));
+const jsonText = fc.oneof(
+  fc.json({ maxDepth: 3 }),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+);
 
 const notJson = (text: string) => {
   try {
@@ -143,35 +249,75 @@ const notJson = (text: string) => {
 };
 const malformedJson = fc.oneof(
   fc.string({ maxLength: 60 }).filter((s) => s.trim().length > 0 && notJson(s)),
-  fc.tuple(fc.json({ maxDepth: 2 }), fc.nat()).map(([s, n]) => s.slice(0, n % Math.max(1, s.length))).filter((s) => s.trim().length > 0 && notJson(s)),
+  fc
+    .tuple(fc.json({ maxDepth: 2 }), fc.nat())
+    .map(([s, n]) => s.slice(0, n % Math.max(1, s.length)))
+    .filter((s) => s.trim().length > 0 && notJson(s)),
   fc.json({ maxDepth: 2 }).map((s) => `${s},`),
   fc.constantFrom(
-    "{'name':'x'}", '{name:"x"}', '{"name":"x",}', '{"name":"x"}}', '{"name":"x"} trailing', '{"name":NaN}', '{"name":undefined}',
-    '{"name":"x" /* comment */}', '\u0000', '{', '[', '"unterminated', '{"a":1e999999', '{"name":"\\u00"}',
-    `${'['.repeat(5000)}${']'.repeat(5000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+    "{'name':'x'}",
+    '{name:"x"}',
+    '{"name":"x",}',
+    '{"name":"x"}}',
+    '{"name":"x"} trailing',
+    '{"name":NaN}',
+    '{"name":undefined}',
+    '{"name":"x" /* comment */}',
+    '\u0000',
+    '{',
+    '[',
+    '"unterminated',
+    '{"a":1e999999',
+    '{"name":"\\u00"}',
+    `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
   ),
 );
 const wrongType = fc.constantFrom(
-  'text/plain', 'text/html', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz',
-  'application/octet-stream', 'application/jsonx', 'application/vnd.api+json', 'image/png', 'json', 'text/json; charset=utf-8',
+  'text/plain',
+  'text/html',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  'application/jsonx',
+  'application/vnd.api+json',
+  'image/png',
+  'json',
+  'text/json; charset=utf-8',
 );
 
 // ---- body properties, one test per route
 
 for (const route of bodyRoutes) {
   test(`${route.label}: any body answers a 4xx Error or, if valid, is not refused`, async (t: ExecutionContext) => {
-    await fc.assert(fc.asyncProperty(jsonText, async (text) => checkAnswer(route, text, await send(route, text))), { numRuns: runs });
-    await fc.assert(fc.asyncProperty(shapedBody(route), async (text) => checkAnswer(route, text, await send(route, text))), { numRuns: runs });
-    await fc.assert(fc.asyncProperty(malformedJson, async (text) => assertErrorBody(await send(route, text), 400, 'BAD_REQUEST')), { numRuns: runs / 2 });
-    await fc.assert(fc.asyncProperty(wrongType, async (type) => {
-      const res = await send(route, JSON.stringify(route.valid()), type);
-      assertErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    }), { numRuns: 20 });
+    await fc.assert(
+      fc.asyncProperty(jsonText, async (text) => checkAnswer(route, text, await send(route, text))),
+      { numRuns: runs },
+    );
+    await fc.assert(
+      fc.asyncProperty(shapedBody(route), async (text) => checkAnswer(route, text, await send(route, text))),
+      { numRuns: runs },
+    );
+    await fc.assert(
+      fc.asyncProperty(malformedJson, async (text) => assertErrorBody(await send(route, text), 400, 'BAD_REQUEST')),
+      { numRuns: runs / 2 },
+    );
+    await fc.assert(
+      fc.asyncProperty(wrongType, async (type) => {
+        const res = await send(route, JSON.stringify(route.valid()), type);
+        assertErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }),
+      { numRuns: 20 },
+    );
     // More than 64 KiB, even when it would be valid: 413, not parsed.
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 64 * 1024 + 1, max: 300 * 1024 }), fc.constantFrom(...route.fields), async (size, field) => {
-      const body = { ...route.valid(), [field]: 'x'.repeat(size) };
-      assertErrorBody(await send(route, JSON.stringify(body)), 413, 'PAYLOAD_TOO_LARGE');
-    }), { numRuns: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 64 * 1024 + 1, max: 300 * 1024 }), fc.constantFrom(...route.fields), async (size, field) => {
+        const body = { ...route.valid(), [field]: 'x'.repeat(size) };
+        assertErrorBody(await send(route, JSON.stringify(body)), 413, 'PAYLOAD_TOO_LARGE');
+      }),
+      { numRuns: 5 },
+    );
     // No body at all is an empty object: refused by the schema.
     assertErrorBody(await send(route, undefined), 400, 'BAD_REQUEST');
     assertErrorBody(await send(route, ''), 400, 'BAD_REQUEST');
@@ -192,7 +338,9 @@ test('a NUL character in any text field is a 400, never a store error', async (t
 });
 
 test('a valid body with a wrong content type creates nothing', async (t) => {
-  const before = await env.deps.db.query<{ n: number }>('SELECT (SELECT count(*) FROM users)::int + (SELECT count(*) FROM servers)::int + (SELECT count(*) FROM api_keys)::int AS n');
+  const before = await env.deps.db.query<{ n: number }>(
+    'SELECT (SELECT count(*) FROM users)::int + (SELECT count(*) FROM servers)::int + (SELECT count(*) FROM api_keys)::int AS n',
+  );
   const route = bodyRoutes.find((r) => r.label === 'POST /api/servers')!;
   for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
     assertErrorBody(await send(route, JSON.stringify({ name: 'sneaky' }), type), 415);
@@ -214,23 +362,51 @@ const idRoutes: { method: Method; path: (id: string) => string; body?: unknown }
   { method: 'delete', path: (id) => `/api/account/api-keys/${id}` },
 ];
 
-const segment = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(encodeURIComponent),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).map(encodeURIComponent),
-  fc.uuid().map((u) => fc.constantFrom(u, u.toUpperCase(), `{${u}}`, `${u}x`, u.replaceAll('-', ''), ` ${u}`.replace(' ', '%20'), `${u}%00`)).chain((a) => a),
-  fc.integer().map(String),
-  fc.constantFrom('%', '%zz', '%00', '%c0%ae', '%2e%2e', '%2F', '%5c', '..%2f..%2fusers', 'null', 'undefined', 'NaN', '-1', '0', '00000000-0000-0000-0000-000000000000', 'x'.repeat(5000), "1' OR '1'='1", '1;DROP TABLE users', '$1', '\\x00'),
-).filter((s) => s !== '.' && s !== '..');
+const segment = fc
+  .oneof(
+    fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(encodeURIComponent),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).map(encodeURIComponent),
+    fc
+      .uuid()
+      .map((u) => fc.constantFrom(u, u.toUpperCase(), `{${u}}`, `${u}x`, u.replaceAll('-', ''), ` ${u}`.replace(' ', '%20'), `${u}%00`))
+      .chain((a) => a),
+    fc.integer().map(String),
+    fc.constantFrom(
+      '%',
+      '%zz',
+      '%00',
+      '%c0%ae',
+      '%2e%2e',
+      '%2F',
+      '%5c',
+      '..%2f..%2fusers',
+      'null',
+      'undefined',
+      'NaN',
+      '-1',
+      '0',
+      '00000000-0000-0000-0000-000000000000',
+      'x'.repeat(5000),
+      "1' OR '1'='1",
+      '1;DROP TABLE users',
+      '$1',
+      '\\x00',
+    ),
+  )
+  .filter((s) => s !== '.' && s !== '..');
 
 for (const route of idRoutes) {
   test(`${route.method.toUpperCase()} ${route.path(':id')}: any id segment answers a 4xx Error`, async (t) => {
-    await fc.assert(fc.asyncProperty(segment, async (id) => {
-      let req = env.request[route.method](route.path(id)).set('Authorization', `Bearer ${operator.token}`);
-      if (route.body) req = req.send(route.body);
-      const res = await req;
-      assertErrorBody(res);
-    }), { numRuns: runs });
+    await fc.assert(
+      fc.asyncProperty(segment, async (id) => {
+        let req = env.request[route.method](route.path(id)).set('Authorization', `Bearer ${operator.token}`);
+        if (route.body) req = req.send(route.body);
+        const res = await req;
+        assertErrorBody(res);
+      }),
+      { numRuns: runs },
+    );
     t.pass();
   });
 }

@@ -21,8 +21,13 @@ test('the session says who is signed in, their community and exactly their permi
   t.deepEqual(seen.body.permissions, ['servers.read', 'trust.read']);
   t.like(seen.body, { user: { role: 'viewer' }, account: { id: viewer.accountId, operator: false } });
   const moderator = await userWithRole(env, 'moderator');
-  t.deepEqual((await api(t, env, moderator, 'get', '/api/auth/session')).body.permissions,
-    ['servers.read', 'bans.manage', 'queue.manage', 'trust.read', 'trust.submit']);
+  t.deepEqual((await api(t, env, moderator, 'get', '/api/auth/session')).body.permissions, [
+    'servers.read',
+    'bans.manage',
+    'queue.manage',
+    'trust.read',
+    'trust.submit',
+  ]);
 
   await browserCall(env, viewer, 'post', '/api/auth/logout');
   assertError(t, await browserCall(env, viewer, 'get', '/api/auth/session'), 401, 'UNAUTHORIZED');
@@ -31,14 +36,23 @@ test('the session says who is signed in, their community and exactly their permi
 test('the operator lists every community with its live servers; nobody else may', async (t) => {
   const env = await envFor(t);
   const operator = await setupOperator(env);
-  const created = await api(t, env, operator, 'post', '/api/accounts', { accountName: 'Livonia Friends', username: 'livonia-owner', password });
+  const created = await api(t, env, operator, 'post', '/api/accounts', {
+    accountName: 'Livonia Friends',
+    username: 'livonia-owner',
+    password,
+  });
   t.is(created.status, 201);
   const owner = await signIn(env, 'livonia-owner');
   await api(t, env, owner, 'post', '/api/servers', { name: 'one' });
   const list = await api(t, env, operator, 'get', '/api/accounts');
   t.is(list.status, 200);
-  t.deepEqual(list.body.accounts.map((a: { name: string; isOperator: boolean; servers: number }) => [a.name, a.isOperator, a.servers]),
-    [['Operator', true, 0], ['Livonia Friends', false, 1]]);
+  t.deepEqual(
+    list.body.accounts.map((a: { name: string; isOperator: boolean; servers: number }) => [a.name, a.isOperator, a.servers]),
+    [
+      ['Operator', true, 0],
+      ['Livonia Friends', false, 1],
+    ],
+  );
   assertError(t, await api(t, env, owner, 'get', '/api/accounts'), 403, 'FORBIDDEN');
 });
 
@@ -56,8 +70,12 @@ test('the audit log filters by actor (name in any case, or id) and by action or 
     t.is(res.status, 200, query);
     return res.body.entries.map((e: { action: string; actor: { name: string } }) => `${e.actor.name} ${e.action}`);
   };
-  t.deepEqual(await actions(`actor=${admin.username.toUpperCase()}`),
-    [`${admin.username} apikey.create`, `${admin.username} server.update`, `${admin.username} server.create`, `${admin.username} auth.login`]);
+  t.deepEqual(await actions(`actor=${admin.username.toUpperCase()}`), [
+    `${admin.username} apikey.create`,
+    `${admin.username} server.update`,
+    `${admin.username} server.create`,
+    `${admin.username} auth.login`,
+  ]);
   t.deepEqual(await actions(`actor=${admin.userId}&action=server`), [`${admin.username} server.update`, `${admin.username} server.create`]);
   t.deepEqual(await actions('action=server.create'), [`${admin.username} server.create`, `${owner.username} server.create`]);
   t.deepEqual(await actions('action=serv'), [], 'a kind is a whole word before the dot');
@@ -65,7 +83,10 @@ test('the audit log filters by actor (name in any case, or id) and by action or 
   // Paging keeps the filter.
   const first = await api(t, env, owner, 'get', '/api/audit?action=server&limit=2');
   const next = await api(t, env, owner, 'get', `/api/audit?action=server&limit=2&before=${first.body.nextCursor}`);
-  t.deepEqual(next.body.entries.map((e: { action: string }) => e.action), ['server.create']);
+  t.deepEqual(
+    next.body.entries.map((e: { action: string }) => e.action),
+    ['server.create'],
+  );
   t.is(next.body.nextCursor, null);
   assertError(t, await api(t, env, owner, 'get', '/api/audit?action=a%20b'), 400, 'BAD_REQUEST');
 });

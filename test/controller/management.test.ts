@@ -62,11 +62,26 @@ async function latestAudit(t: ExecutionContext, owner: Session, limit = 1, e = e
   const res = await api(t, e, owner, 'get', `/api/audit?limit=${limit}`);
   t.is(res.status, 200);
   assertSchema(t, 'audit-page.json', res.body);
-  return res.body.entries as { id: string; at: string; actor: { type: string; id: string | null; name: string | null }; action: string; target: { type: string | null; id: string | null }; ip: string | null; details: Record<string, unknown> }[];
+  return res.body.entries as {
+    id: string;
+    at: string;
+    actor: { type: string; id: string | null; name: string | null };
+    action: string;
+    target: { type: string | null; id: string | null };
+    ip: string | null;
+    details: Record<string, unknown>;
+  }[];
 }
 
 /** The newest audit entry of the owner's account is this action of this user, from the test's address. */
-async function assertAudited(t: ExecutionContext, owner: Session, action: string, target: { type: string; id: string }, by: Session = owner, e = env) {
+async function assertAudited(
+  t: ExecutionContext,
+  owner: Session,
+  action: string,
+  target: { type: string; id: string },
+  by: Session = owner,
+  e = env,
+) {
   const [entry] = await latestAudit(t, owner, 1, e);
   t.truthy(entry, `an audit entry for ${action}`);
   t.like(entry, { actor: { type: 'user', id: by.userId, name: by.username }, action, target, ip: '127.0.0.1' }, `audit of ${action}`);
@@ -106,12 +121,18 @@ test('POST /api/servers returns the server and its ingest token once; the token 
   const list = await api(t, e, owner, 'get', '/api/servers');
   t.is(list.status, 200);
   assertSchema(t, 'managed-server-list.json', list.body);
-  t.deepEqual((list.body.servers as { id: string }[]).map((s) => s.id), [server.id]);
+  t.deepEqual(
+    (list.body.servers as { id: string }[]).map((s) => s.id),
+    [server.id],
+  );
   for (const res of [one, list]) {
     const text = JSON.stringify(res.body);
     t.false(text.includes(token));
     t.false(text.includes('svci_'));
-    t.false([...keysDeep(res.body)].some((k) => /token|hash/i.test(k)), `no token field in ${text}`);
+    t.false(
+      [...keysDeep(res.body)].some((k) => /token|hash/i.test(k)),
+      `no token field in ${text}`,
+    );
   }
   // Only a hash is stored.
   const { rows } = await e.deps.db.query<{ row: string }>('SELECT row_to_json(s)::text AS row FROM servers s WHERE id = $1', [server.id]);
@@ -124,9 +145,16 @@ test('PATCH /api/servers/:id changes name and paths, null clears, and the Data A
   const key = await newKey(t, owner, { name: 'dashboard' }, e);
   // Warm the Data API's caches of the server first.
   t.is((await dataGet(e, key, `/servers/${server.id}`)).body.name, 'alpha');
-  t.deepEqual(((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['alpha']);
+  t.deepEqual(
+    ((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name),
+    ['alpha'],
+  );
 
-  const renamed = await api(t, e, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: 'beta/other-ban.txt', priorityFilePath: null });
+  const renamed = await api(t, e, owner, 'patch', `/api/servers/${server.id}`, {
+    name: 'beta',
+    banFilePath: 'beta/other-ban.txt',
+    priorityFilePath: null,
+  });
   t.is(renamed.status, 200);
   assertSchema(t, 'managed-server.json', renamed.body);
   t.like(renamed.body, { id: server.id, name: 'beta', banFilePath: 'beta/other-ban.txt', priorityFilePath: null });
@@ -136,7 +164,10 @@ test('PATCH /api/servers/:id changes name and paths, null clears, and the Data A
   t.is(status.status, 200);
   assertSchema(t, 'server-status.json', status.body);
   t.is(status.body.name, 'beta');
-  t.deepEqual(((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name), ['beta']);
+  t.deepEqual(
+    ((await dataGet(e, key, '/servers')).body.servers as { name: string }[]).map((s) => s.name),
+    ['beta'],
+  );
 
   // Fields left out are kept; null clears the rest.
   const cleared = await api(t, e, owner, 'patch', `/api/servers/${server.id}`, { banFilePath: null });
@@ -151,7 +182,12 @@ test('PATCH /api/servers/:id changes name and paths, null clears, and the Data A
   // A community's owner renames, and names no path (section 16).
   const community = await userWithRole(e, 'owner');
   const theirs = await newServer(t, community, { name: 'gamma' }, e);
-  assertError(t, await api(t, e, community, 'patch', `/api/servers/${theirs.server.id}`, { banFilePath: 'beta/ban.txt' }), 403, 'FORBIDDEN');
+  assertError(
+    t,
+    await api(t, e, community, 'patch', `/api/servers/${theirs.server.id}`, { banFilePath: 'beta/ban.txt' }),
+    403,
+    'FORBIDDEN',
+  );
   t.is((await api(t, e, community, 'patch', `/api/servers/${theirs.server.id}`, { name: 'delta' })).status, 200);
 });
 
@@ -170,10 +206,22 @@ test('DELETE /api/servers/:id revokes: its token no longer ingests, the Data API
 
   assertError(t, await ingest(env, { serverId: server.id, token }, statusEvent()), 401, 'UNAUTHORIZED');
   assertError(t, await dataGet(env, key, `/servers/${server.id}`), 404, 'NOT_FOUND');
-  t.deepEqual(((await dataGet(env, key, '/servers')).body.servers as { id: string }[]).map((s) => s.id), [kept.server.id]);
+  t.deepEqual(
+    ((await dataGet(env, key, '/servers')).body.servers as { id: string }[]).map((s) => s.id),
+    [kept.server.id],
+  );
   assertError(t, await api(t, env, owner, 'get', `/api/servers/${server.id}`), 404, 'NOT_FOUND');
-  t.deepEqual(((await api(t, env, owner, 'get', '/api/servers')).body.servers as { id: string }[]).map((s) => s.id), [kept.server.id]);
-  assertError(t, await api(t, env, owner, 'post', `/api/servers/${server.id}/ingest-token`), 404, 'NOT_FOUND', 'no token for a revoked server');
+  t.deepEqual(
+    ((await api(t, env, owner, 'get', '/api/servers')).body.servers as { id: string }[]).map((s) => s.id),
+    [kept.server.id],
+  );
+  assertError(
+    t,
+    await api(t, env, owner, 'post', `/api/servers/${server.id}/ingest-token`),
+    404,
+    'NOT_FOUND',
+    'no token for a revoked server',
+  );
   assertError(t, await api(t, env, owner, 'patch', `/api/servers/${server.id}`, { name: 'back' }), 404, 'NOT_FOUND');
   // The other server is untouched.
   t.is((await ingest(env, { serverId: kept.server.id, token: kept.token }, statusEvent())).status, 200);
@@ -210,7 +258,10 @@ test('a browser session manages servers with its CSRF token, and is refused with
   const id = created.body.server.id as string;
   const noCsrf = await env.request.patch(`/api/servers/${id}`).set('Cookie', owner.cookie).send({ name: 'forged' });
   assertError(t, noCsrf, 403, 'csrf-mismatch');
-  const wrongCsrf = await env.request.delete(`/api/servers/${id}`).set('Cookie', owner.cookie).set('X-CSRF-Token', `${owner.csrf.slice(0, -1)}${owner.csrf.endsWith('A') ? 'B' : 'A'}`);
+  const wrongCsrf = await env.request
+    .delete(`/api/servers/${id}`)
+    .set('Cookie', owner.cookie)
+    .set('X-CSRF-Token', `${owner.csrf.slice(0, -1)}${owner.csrf.endsWith('A') ? 'B' : 'A'}`);
   assertError(t, wrongCsrf, 403, 'csrf-mismatch');
   t.is((await browserCall(env, owner, 'get', `/api/servers/${id}`)).body.name, 'via cookie');
   t.is((await browserCall(env, owner, 'delete', `/api/servers/${id}`)).status, 204);
@@ -229,7 +280,10 @@ test('API keys: the raw key is shown once, works on the Data API, is listed with
   const servers = await dataGet(env, created, '/servers');
   t.is(servers.status, 200);
   assertSchema(t, 'server-list.json', servers.body);
-  t.deepEqual((servers.body.servers as { id: string }[]).map((s) => s.id), [server.id]);
+  t.deepEqual(
+    (servers.body.servers as { id: string }[]).map((s) => s.id),
+    [server.id],
+  );
   t.is((await env.request.get(`/api/v1/data/servers/${server.id}`).set('X-Service-Api-Key', created.key)).status, 200);
 
   const list = await api(t, env, owner, 'get', '/api/account/api-keys');
@@ -241,7 +295,10 @@ test('API keys: the raw key is shown once, works on the Data API, is listed with
   t.false(text.includes('svc_'));
   t.false([...keysDeep(list.body)].some((k) => /^key$|hash|secret/i.test(k)));
   // PostgreSQL holds the SHA-256, never the key.
-  const { rows } = await env.deps.db.query<{ row: string; hashLength: number }>('SELECT row_to_json(k)::text AS row, length(key_hash) AS "hashLength" FROM api_keys k WHERE id = $1', [created.id]);
+  const { rows } = await env.deps.db.query<{ row: string; hashLength: number }>(
+    'SELECT row_to_json(k)::text AS row, length(key_hash) AS "hashLength" FROM api_keys k WHERE id = $1',
+    [created.id],
+  );
   t.false(rows[0]!.row.includes(created.key));
   t.is(rows[0]!.hashLength, 32);
 
@@ -280,19 +337,35 @@ test('users: create, duplicate usernames (any case) 409, list', async (t) => {
   t.deepEqual(latest.details, { username: name, role: 'moderator' });
 
   assertError(t, await api(t, env, owner, 'post', '/api/users', { username: name, password, role: 'viewer' }), 409, 'CONFLICT');
-  assertError(t, await api(t, env, owner, 'post', '/api/users', { username: name.toUpperCase(), password, role: 'viewer' }), 409, 'CONFLICT');
+  assertError(
+    t,
+    await api(t, env, owner, 'post', '/api/users', { username: name.toUpperCase(), password, role: 'viewer' }),
+    409,
+    'CONFLICT',
+  );
   // Usernames are unique across communities too: the login form has no account field.
-  assertError(t, await api(t, env, operator, 'post', '/api/users', { username: owner.username, password, role: 'viewer' }), 409, 'CONFLICT');
+  assertError(
+    t,
+    await api(t, env, operator, 'post', '/api/users', { username: owner.username, password, role: 'viewer' }),
+    409,
+    'CONFLICT',
+  );
 
   const list = await api(t, env, owner, 'get', '/api/users');
   assertSchema(t, 'user-list.json', list.body);
-  t.deepEqual((list.body.users as { username: string; role: string }[]).map((u) => [u.username, u.role]), [[owner.username, 'owner'], [name, 'moderator']]);
+  t.deepEqual(
+    (list.body.users as { username: string; role: string }[]).map((u) => [u.username, u.role]),
+    [
+      [owner.username, 'owner'],
+      [name, 'moderator'],
+    ],
+  );
   const mod = await signIn(env, name);
   t.is(mod.accountId, owner.accountId);
   assertError(t, await api(t, env, mod, 'get', '/api/users'), 403, 'FORBIDDEN');
 });
 
-test('users: a password change ends that user\'s sessions; the new password signs in, the old one does not', async (t) => {
+test("users: a password change ends that user's sessions; the new password signs in, the old one does not", async (t) => {
   const owner = await community(t);
   const name = `admin-${tag()}`;
   const id = (await api(t, env, owner, 'post', '/api/users', { username: name, password, role: 'admin' })).body.id as string;
@@ -328,7 +401,10 @@ test('users: a role change takes effect; the demoted user keeps none of the old 
   t.is(demoted.status, 200);
   t.is(demoted.body.role, 'viewer');
   t.deepEqual((await latestAudit(t, owner))[0]!.details, { changed: ['role'], role: 'viewer' });
-  t.true([401, 403].includes((await api(t, env, asAdmin, 'post', '/api/servers', { name: 'again' })).status), 'the old session no longer manages servers');
+  t.true(
+    [401, 403].includes((await api(t, env, asAdmin, 'post', '/api/servers', { name: 'again' })).status),
+    'the old session no longer manages servers',
+  );
   const asViewer = await signIn(env, name);
   assertError(t, await api(t, env, asViewer, 'post', '/api/servers', { name: 'as viewer' }), 403, 'FORBIDDEN');
   t.is((await api(t, env, asViewer, 'get', '/api/servers')).status, 200, 'a viewer reads the servers');
@@ -342,7 +418,13 @@ test('users: a role change takes effect; the demoted user keeps none of the old 
 
 test('users: the last owner cannot be demoted, nobody deletes themselves, and a deleted user cannot sign in', async (t) => {
   const owner = await community(t);
-  assertError(t, await api(t, env, owner, 'patch', `/api/users/${owner.userId}`, { role: 'admin' }), 409, 'CONFLICT', 'the last owner demotes itself');
+  assertError(
+    t,
+    await api(t, env, owner, 'patch', `/api/users/${owner.userId}`, { role: 'admin' }),
+    409,
+    'CONFLICT',
+    'the last owner demotes itself',
+  );
   assertError(t, await api(t, env, owner, 'delete', `/api/users/${owner.userId}`), 409, 'CONFLICT', 'delete yourself');
   t.is((await api(t, env, owner, 'get', '/api/users')).body.users[0].role, 'owner');
 
@@ -350,7 +432,13 @@ test('users: the last owner cannot be demoted, nobody deletes themselves, and a 
   const name = `second-${tag()}`;
   const secondId = (await api(t, env, owner, 'post', '/api/users', { username: name, password, role: 'owner' })).body.id as string;
   const second = await signIn(env, name);
-  assertError(t, await api(t, env, second, 'delete', `/api/users/${second.userId}`), 409, 'CONFLICT', 'delete yourself as one of two owners');
+  assertError(
+    t,
+    await api(t, env, second, 'delete', `/api/users/${second.userId}`),
+    409,
+    'CONFLICT',
+    'delete yourself as one of two owners',
+  );
   t.is((await api(t, env, second, 'patch', `/api/users/${owner.userId}`, { role: 'admin' })).status, 200);
   assertError(t, await api(t, env, second, 'patch', `/api/users/${secondId}`, { role: 'viewer' }), 409, 'CONFLICT', 'now the last owner');
   // Re-promoting the first owner lets the second be removed.
@@ -359,11 +447,20 @@ test('users: the last owner cannot be demoted, nobody deletes themselves, and a 
   t.is((await api(t, env, first, 'delete', `/api/users/${secondId}`)).status, 204);
   await assertAudited(t, first, 'user.delete', { type: 'user', id: secondId });
 
-  assertError(t, await api(t, env, second, 'get', '/api/servers'), 401, 'UNAUTHORIZED', 'the deleted user\'s session');
+  assertError(t, await api(t, env, second, 'get', '/api/servers'), 401, 'UNAUTHORIZED', "the deleted user's session");
   assertError(t, await env.request.post('/api/auth/login').send({ username: name, password }), 401, 'INVALID_CREDENTIALS');
   assertError(t, await api(t, env, first, 'delete', `/api/users/${secondId}`), 404, 'NOT_FOUND', 'deleted twice');
-  assertError(t, await api(t, env, first, 'patch', `/api/users/${secondId}`, { role: 'owner' }), 404, 'NOT_FOUND', 'a deleted user is not revived');
-  t.deepEqual(((await api(t, env, first, 'get', '/api/users')).body.users as { id: string }[]).map((u) => u.id), [owner.userId]);
+  assertError(
+    t,
+    await api(t, env, first, 'patch', `/api/users/${secondId}`, { role: 'owner' }),
+    404,
+    'NOT_FOUND',
+    'a deleted user is not revived',
+  );
+  t.deepEqual(
+    ((await api(t, env, first, 'get', '/api/users')).body.users as { id: string }[]).map((u) => u.id),
+    [owner.userId],
+  );
   t.is((await env.request.post('/api/auth/login').send({ username: name, password })).status, 401);
 });
 
@@ -373,10 +470,17 @@ test('users: two owners removing or demoting each other at once still leave the 
     const name = `b-${tag()}`;
     const bId = (await api(t, env, a, 'post', '/api/users', { username: name, password, role: 'owner' })).body.id as string;
     const b = await signIn(env, name);
-    const [ab, ba] = round % 2 === 0
-      ? await Promise.all([api(t, env, a, 'delete', `/api/users/${bId}`), api(t, env, b, 'delete', `/api/users/${a.userId}`)])
-      : await Promise.all([api(t, env, a, 'patch', `/api/users/${bId}`, { role: 'admin' }), api(t, env, b, 'patch', `/api/users/${a.userId}`, { role: 'admin' })]);
-    const { rows } = await env.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE account_id = $1 AND role = 'owner' AND deleted_at IS NULL", [a.accountId]);
+    const [ab, ba] =
+      round % 2 === 0
+        ? await Promise.all([api(t, env, a, 'delete', `/api/users/${bId}`), api(t, env, b, 'delete', `/api/users/${a.userId}`)])
+        : await Promise.all([
+            api(t, env, a, 'patch', `/api/users/${bId}`, { role: 'admin' }),
+            api(t, env, b, 'patch', `/api/users/${a.userId}`, { role: 'admin' }),
+          ]);
+    const { rows } = await env.deps.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM users WHERE account_id = $1 AND role = 'owner' AND deleted_at IS NULL",
+      [a.accountId],
+    );
     t.true(rows[0]!.n >= 1, `round ${round}: owners left ${rows[0]!.n} (statuses ${ab.status}, ${ba.status})`);
   }
 });
@@ -398,11 +502,20 @@ test('POST /api/accounts creates a community whose owner signs in and manages it
 
   const entries = await latestAudit(t, owner, 200);
   const created = entries.find((e) => e.action === 'account.create');
-  t.like(created, { actor: { type: 'user', id: operator.userId, name: operator.username }, target: { type: 'account', id: accountId }, ip: '127.0.0.1' });
+  t.like(created, {
+    actor: { type: 'user', id: operator.userId, name: operator.username },
+    target: { type: 'account', id: accountId },
+    ip: '127.0.0.1',
+  });
   const operatorEntries = await latestAudit(t, operator, 200);
   t.truthy(operatorEntries.find((e) => e.action === 'account.create' && e.target.id === accountId));
 
-  assertError(t, await api(t, env, operator, 'post', '/api/accounts', { accountName: 'Again', username: name.toUpperCase(), password }), 409, 'CONFLICT');
+  assertError(
+    t,
+    await api(t, env, operator, 'post', '/api/accounts', { accountName: 'Again', username: name.toUpperCase(), password }),
+    409,
+    'CONFLICT',
+  );
   const { rows } = await env.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts WHERE name = 'Again'");
   t.is(rows[0]!.n, 0, 'a refused community leaves no account behind');
 });
@@ -430,7 +543,8 @@ test('PUT /api/operator/data-api turns /api/v1/data/* off (503 DATA_API_DISABLED
   const a = await tenant(e.deps);
   const other = await secondProcess(t, e);
   const paths = ['/servers', `/servers/${a.serverId}`, `/servers/${a.serverId}/kills`, '/no-such-route'];
-  const get = (request: ReturnType<typeof supertest>, path: string) => request.get(`/api/v1/data${path}`).set('Authorization', `Bearer ${a.key}`);
+  const get = (request: ReturnType<typeof supertest>, path: string) =>
+    request.get(`/api/v1/data${path}`).set('Authorization', `Bearer ${a.key}`);
 
   const initial = await api(t, e, op, 'get', '/api/operator/data-api');
   assertSchema(t, 'data-api-switch.json', initial.body);
@@ -446,7 +560,13 @@ test('PUT /api/operator/data-api turns /api/v1/data/* off (503 DATA_API_DISABLED
   assertError(t, await e.request.get('/api/v1/data/servers'), 503, 'DATA_API_DISABLED', 'even without a key');
   t.deepEqual((await api(t, e, op, 'get', '/api/operator/data-api')).body, { enabled: false });
   const [entry] = await latestAudit(t, op, 1, e);
-  t.like(entry, { actor: { type: 'user', id: op.userId, name: op.username }, action: 'operator.data-api.set', target: { type: 'setting', id: 'data-api' }, details: { enabled: false }, ip: '127.0.0.1' });
+  t.like(entry, {
+    actor: { type: 'user', id: op.userId, name: op.username },
+    action: 'operator.data-api.set',
+    target: { type: 'setting', id: 'data-api' },
+    details: { enabled: false },
+    ip: '127.0.0.1',
+  });
 
   // The rest of the service keeps working.
   t.is((await e.request.get('/api/health')).status, 200);
@@ -480,7 +600,10 @@ test('every state change is audited with actor, action, target and address, newe
   t.is((await api(t, env, owner, 'post', `/api/servers/${server.id}/ingest-token`)).status, 200);
   const key = await newKey(t, owner);
   t.is((await api(t, env, owner, 'delete', `/api/account/api-keys/${key.id}`)).status, 204);
-  const user = (await api(t, env, owner, 'post', '/api/users', { username: `u-${tag()}`, password, role: 'viewer' })).body as { id: string; username: string };
+  const user = (await api(t, env, owner, 'post', '/api/users', { username: `u-${tag()}`, password, role: 'viewer' })).body as {
+    id: string;
+    username: string;
+  };
   t.is((await api(t, env, owner, 'patch', `/api/users/${user.id}`, { role: 'moderator' })).status, 200);
   const asUser = await signIn(env, user.username);
   t.is((await api(t, env, asUser, 'post', '/api/auth/logout')).status, 204);
@@ -503,13 +626,20 @@ test('every state change is audited with actor, action, target and address, newe
     [byOwner, 'server.revoke', 'server', server.id],
   ].reverse();
   const entries = (await latestAudit(t, owner, 200)).filter((e) => Number(e.id) > start);
-  t.deepEqual(entries.map((e) => [e.actor, e.action, e.target.type, e.target.id]), expected);
+  t.deepEqual(
+    entries.map((e) => [e.actor, e.action, e.target.type, e.target.id]),
+    expected,
+  );
   for (const e of entries) {
     t.is(e.ip, '127.0.0.1');
     t.is(e.at, new Date(env.clock.now()).toISOString());
   }
   const ids = entries.map((e) => Number(e.id));
-  t.deepEqual(ids, [...ids].sort((x, y) => y - x), 'newest first');
+  t.deepEqual(
+    ids,
+    [...ids].sort((x, y) => y - x),
+    'newest first',
+  );
 });
 
 test('GET /api/audit pages with limit and nextCursor without gaps or repeats, even while entries are added', async (t) => {
@@ -587,16 +717,31 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
   };
 
   const operatorPw = pw('operator');
-  t.is((await send('setup', 'post', '/api/setup/admin', undefined, { accountName: 'Operator', username: 'operator', password: operatorPw })).status, 201);
-  await send('setup again', 'post', '/api/setup/admin', undefined, { accountName: 'Operator', username: 'operator2', password: pw('setup-again') });
+  t.is(
+    (await send('setup', 'post', '/api/setup/admin', undefined, { accountName: 'Operator', username: 'operator', password: operatorPw }))
+      .status,
+    201,
+  );
+  await send('setup again', 'post', '/api/setup/admin', undefined, {
+    accountName: 'Operator',
+    username: 'operator2',
+    password: pw('setup-again'),
+  });
   const op = await login('operator', operatorPw);
   const wrong = pw('wrong');
   for (let i = 0; i < 6; i++) await send('wrong password', 'post', '/api/auth/login', undefined, { username: 'operator', password: wrong });
   await send('unknown user', 'post', '/api/auth/login', undefined, { username: 'nobody', password: pw('nobody') });
-  await send('login with an extra field', 'post', '/api/auth/login', undefined, { username: 'operator', password: operatorPw, secret: operatorPw });
+  await send('login with an extra field', 'post', '/api/auth/login', undefined, {
+    username: 'operator',
+    password: operatorPw,
+    secret: operatorPw,
+  });
 
   const ownerPw = pw('owner');
-  t.is((await send('account', 'post', '/api/accounts', op, { accountName: 'Community', username: 'owner', password: ownerPw })).status, 201);
+  t.is(
+    (await send('account', 'post', '/api/accounts', op, { accountName: 'Community', username: 'owner', password: ownerPw })).status,
+    201,
+  );
   await send('account taken', 'post', '/api/accounts', op, { accountName: 'Community 2', username: 'owner', password: pw('taken') });
   await send('account bad body', 'post', '/api/accounts', op, { accountName: 'Community 3', username: 'x', password: pw('bad') });
   const owner = await login('owner', ownerPw);
@@ -604,7 +749,12 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
   const userPw = pw('user');
   const user = await send('user', 'post', '/api/users', owner, { username: 'staff', password: userPw, role: 'admin' });
   await send('user short password', 'post', '/api/users', owner, { username: 'staff2', password: 'short' });
-  await send('user unknown field', 'post', '/api/users', owner, { username: 'staff3', password: pw('staff3'), role: 'viewer', hash: pw('field') });
+  await send('user unknown field', 'post', '/api/users', owner, {
+    username: 'staff3',
+    password: pw('staff3'),
+    role: 'viewer',
+    hash: pw('field'),
+  });
   const staff = await login('staff', userPw);
   const newPw = pw('new');
   await send('password change', 'patch', `/api/users/${user.body.id}`, owner, { password: newPw, role: 'moderator' });
@@ -617,7 +767,10 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
   const rotated = await send('rotate', 'post', `/api/servers/${serverId}/ingest-token`, owner, undefined, true);
   secrets.add(rotated.body.ingestToken);
   t.is((await ingest(e, { serverId, token: rotated.body.ingestToken }, statusEvent(e))).status, 200);
-  responses.push({ what: 'ingest with the old token', res: await ingest(e, { serverId, token: created.body.ingestToken }, statusEvent(e)) });
+  responses.push({
+    what: 'ingest with the old token',
+    res: await ingest(e, { serverId, token: created.body.ingestToken }, statusEvent(e)),
+  });
   await send('server read', 'get', `/api/servers/${serverId}`, owner);
   await send('server list', 'get', '/api/servers', owner);
 
@@ -632,9 +785,18 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
   await send('operator audit', 'get', '/api/audit?limit=200', op);
   await send('logout', 'post', '/api/auth/logout', owner);
   await send('after logout', 'get', '/api/users', owner);
-  responses.push({ what: 'a JWT on the Data API', res: await e.request.get('/api/v1/data/servers').set('Authorization', `Bearer ${op.token}`) });
-  responses.push({ what: 'an ingest token on the Data API', res: await e.request.get('/api/v1/data/servers').set('X-Service-Api-Key', rotated.body.ingestToken as string) });
-  responses.push({ what: 'unknown route', res: await e.request.get('/api/nothing').set('Authorization', `Bearer ${op.token}`).set('Cookie', owner.cookie) });
+  responses.push({
+    what: 'a JWT on the Data API',
+    res: await e.request.get('/api/v1/data/servers').set('Authorization', `Bearer ${op.token}`),
+  });
+  responses.push({
+    what: 'an ingest token on the Data API',
+    res: await e.request.get('/api/v1/data/servers').set('X-Service-Api-Key', rotated.body.ingestToken as string),
+  });
+  responses.push({
+    what: 'unknown route',
+    res: await e.request.get('/api/nothing').set('Authorization', `Bearer ${op.token}`).set('Cookie', owner.cookie),
+  });
 
   const { rows: hashes } = await deps.db.query<{ hash: string }>('SELECT password_hash AS hash FROM users');
   for (const { hash } of hashes) secrets.add(hash);
@@ -659,6 +821,9 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
 
   stream.end();
   t.true(lines.length >= responses.length, `log lines: ${lines.length}`);
-  t.true(lines.some((l) => l.includes('/api/auth/login')), 'the requests were logged');
+  t.true(
+    lines.some((l) => l.includes('/api/auth/login')),
+    'the requests were logged',
+  );
   for (const line of lines) t.deepEqual(leaks(line), [], `log line ${line.slice(0, 300)}`);
 });

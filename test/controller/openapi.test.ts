@@ -52,18 +52,36 @@ function registeredRoutes(): string[] {
 }
 
 const documentedOf = (doc: OpenApiDocument) =>
-  Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`)).sort();
+  Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`))
+    .sort();
 
 test('every route registered by the routers of the app is in the document with the same method', async (t) => {
   const doc = await fetchDocument();
   const routes = registeredRoutes();
   // The controller routes this project has today must be among them (guards against an empty scan).
-  for (const route of ['get /api/setup/status', 'post /api/setup/admin', 'post /api/auth/login', 'post /api/auth/logout', 'get /api/users', 'patch /api/users/{id}',
-    'delete /api/account/api-keys/{id}', 'post /api/servers/{id}/ingest-token', 'get /api/audit', 'post /api/accounts', 'put /api/operator/data-api', 'get /api/maps/tiles/{path}']) {
+  for (const route of [
+    'get /api/setup/status',
+    'post /api/setup/admin',
+    'post /api/auth/login',
+    'post /api/auth/logout',
+    'get /api/users',
+    'patch /api/users/{id}',
+    'delete /api/account/api-keys/{id}',
+    'post /api/servers/{id}/ingest-token',
+    'get /api/audit',
+    'post /api/accounts',
+    'put /api/operator/data-api',
+    'get /api/maps/tiles/{path}',
+  ]) {
     t.true(routes.includes(route), `the scan finds ${route}`);
   }
   const documented = documentedOf(doc);
-  t.deepEqual(routes.filter((r) => !documented.includes(r)), [], 'routes missing from the document');
+  t.deepEqual(
+    routes.filter((r) => !documented.includes(r)),
+    [],
+    'routes missing from the document',
+  );
 });
 
 test('every documented controller operation is a registered route', async (t) => {
@@ -71,7 +89,11 @@ test('every documented controller operation is a registered route', async (t) =>
   const routes = registeredRoutes();
   const controller = documentedOf(doc).filter((op) => !op.split(' ')[1]!.startsWith('/api/v1/'));
   t.true(controller.length >= 20);
-  t.deepEqual(controller.filter((op) => !routes.includes(op)), [], 'documented operations without a route');
+  t.deepEqual(
+    controller.filter((op) => !routes.includes(op)),
+    [],
+    'documented operations without a route',
+  );
 });
 
 test('the document is a valid OpenAPI 3.1 document whose references all resolve', async (t) => {
@@ -100,11 +122,18 @@ test('controller operations declare their session, body, path ids and error answ
     }
     if (op.body) {
       t.true(documented.requestBody?.required === true, `${where} body is required`);
-      t.regex(documented.requestBody?.content['application/json']?.schema.$ref ?? '', /^#\/components\/schemas\/\w+$/, `${where} body schema`);
+      t.regex(
+        documented.requestBody?.content['application/json']?.schema.$ref ?? '',
+        /^#\/components\/schemas\/\w+$/,
+        `${where} body schema`,
+      );
       t.truthy(documented.responses['400'], `${where} documents 400`);
     }
     for (const name of [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
-      t.true(documented.parameters?.some((p) => p.name === name && p.in === 'path' && p.required === true), `${where} declares path parameter ${name}`);
+      t.true(
+        documented.parameters?.some((p) => p.name === name && p.in === 'path' && p.required === true),
+        `${where} declares path parameter ${name}`,
+      );
     }
     const success = Object.keys(documented.responses).filter((s) => s.startsWith('2'));
     t.is(success.length, 1, `${where} has one success answer`);

@@ -39,8 +39,10 @@ const holds = (p: Principal, perm: Perm) => granted[p.role].includes(perm) || (p
 
 /** What a route needs to be called: the id of a fresh record of the caller's account. */
 type Target = (env: TestEnv, accountId: string) => Promise<string>;
-const freshServer: Target = async (env, accountId) => (await registerServer(env.deps, accountId, { name: `srv ${randomUUID().slice(0, 6)}` })).server.id;
-const freshUser: Target = async (env, accountId) => (await createUser(env.deps.db, accountId, `u-${randomUUID().slice(0, 12)}`, password, 'viewer')).id;
+const freshServer: Target = async (env, accountId) =>
+  (await registerServer(env.deps, accountId, { name: `srv ${randomUUID().slice(0, 6)}` })).server.id;
+const freshUser: Target = async (env, accountId) =>
+  (await createUser(env.deps.db, accountId, `u-${randomUUID().slice(0, 12)}`, password, 'viewer')).id;
 const freshKey: Target = async (env, accountId) => (await mintApiKey(env.deps, accountId, 'k', 'standard')).record.id;
 
 interface Route {
@@ -59,23 +61,73 @@ const unique = () => randomUUID().slice(0, 12);
 // Adding a route is one line.
 const routes: Route[] = [
   { method: 'get', path: '/api/users', needs: ['users.manage'], ok: [200, 'user-list.json'] },
-  { method: 'post', path: '/api/users', needs: ['users.manage'], body: () => ({ username: `new-${unique()}`, password, role: 'viewer' }), ok: [201, 'user.json'] },
-  { method: 'patch', path: '/api/users/:id', needs: ['users.manage'], target: freshUser, body: () => ({ role: 'moderator' }), ok: [200, 'user.json'] },
+  {
+    method: 'post',
+    path: '/api/users',
+    needs: ['users.manage'],
+    body: () => ({ username: `new-${unique()}`, password, role: 'viewer' }),
+    ok: [201, 'user.json'],
+  },
+  {
+    method: 'patch',
+    path: '/api/users/:id',
+    needs: ['users.manage'],
+    target: freshUser,
+    body: () => ({ role: 'moderator' }),
+    ok: [200, 'user.json'],
+  },
   { method: 'delete', path: '/api/users/:id', needs: ['users.manage'], target: freshUser, ok: [204] },
   { method: 'get', path: '/api/account/api-keys', needs: ['apikeys.manage'], ok: [200, 'api-key-list.json'] },
-  { method: 'post', path: '/api/account/api-keys', needs: ['apikeys.manage'], body: () => ({ name: 'standard key' }), ok: [201, 'api-key-created.json'] },
-  { method: 'post', path: '/api/account/api-keys', needs: ['apikeys.manage', 'partners.manage'], body: () => ({ name: 'partner key', tier: 'partner' }), ok: [201, 'api-key-created.json'] },
+  {
+    method: 'post',
+    path: '/api/account/api-keys',
+    needs: ['apikeys.manage'],
+    body: () => ({ name: 'standard key' }),
+    ok: [201, 'api-key-created.json'],
+  },
+  {
+    method: 'post',
+    path: '/api/account/api-keys',
+    needs: ['apikeys.manage', 'partners.manage'],
+    body: () => ({ name: 'partner key', tier: 'partner' }),
+    ok: [201, 'api-key-created.json'],
+  },
   { method: 'delete', path: '/api/account/api-keys/:id', needs: ['apikeys.manage'], target: freshKey, ok: [204] },
   { method: 'get', path: '/api/servers', needs: ['servers.read'], ok: [200, 'managed-server-list.json'] },
-  { method: 'post', path: '/api/servers', needs: ['servers.manage'], body: () => ({ name: 'new server' }), ok: [201, 'server-created.json'] },
+  {
+    method: 'post',
+    path: '/api/servers',
+    needs: ['servers.manage'],
+    body: () => ({ name: 'new server' }),
+    ok: [201, 'server-created.json'],
+  },
   { method: 'get', path: '/api/servers/:id', needs: ['servers.read'], target: freshServer, ok: [200, 'managed-server.json'] },
-  { method: 'patch', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, body: () => ({ name: 'renamed' }), ok: [200, 'managed-server.json'] },
+  {
+    method: 'patch',
+    path: '/api/servers/:id',
+    needs: ['servers.manage'],
+    target: freshServer,
+    body: () => ({ name: 'renamed' }),
+    ok: [200, 'managed-server.json'],
+  },
   { method: 'delete', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, ok: [204] },
   { method: 'post', path: '/api/servers/:id/ingest-token', needs: ['servers.manage'], target: freshServer, ok: [200, 'ingest-token.json'] },
   { method: 'get', path: '/api/audit', needs: ['audit.read'], ok: [200, 'audit-page.json'] },
-  { method: 'post', path: '/api/accounts', needs: ['accounts.manage'], body: () => ({ accountName: 'Added', username: `owner-${unique()}`, password }), ok: [201, 'account-created.json'] },
+  {
+    method: 'post',
+    path: '/api/accounts',
+    needs: ['accounts.manage'],
+    body: () => ({ accountName: 'Added', username: `owner-${unique()}`, password }),
+    ok: [201, 'account-created.json'],
+  },
   { method: 'get', path: '/api/operator/data-api', needs: ['accounts.manage'], ok: [200, 'data-api-switch.json'] },
-  { method: 'put', path: '/api/operator/data-api', needs: ['accounts.manage'], body: () => ({ enabled: true }), ok: [200, 'data-api-switch.json'] },
+  {
+    method: 'put',
+    path: '/api/operator/data-api',
+    needs: ['accounts.manage'],
+    body: () => ({ enabled: true }),
+    ok: [200, 'data-api-switch.json'],
+  },
 ];
 
 let env: TestEnv;
@@ -95,7 +147,8 @@ test.after.always(async () => {
   await env?.close();
 });
 
-const routeName = (r: Route) => `${r.method.toUpperCase()} ${r.path}${r.body ? ` ${JSON.stringify(r.body()).replace(/"(username|password)":"[^"]*"/g, '"$1":…')}` : ''}`;
+const routeName = (r: Route) =>
+  `${r.method.toUpperCase()} ${r.path}${r.body ? ` ${JSON.stringify(r.body()).replace(/"(username|password)":"[^"]*"/g, '"$1":…')}` : ''}`;
 const pathFor = async (r: Route, accountId: string) => (r.target ? r.path.replace(':id', await r.target(env, accountId)) : r.path);
 
 for (const route of routes) {
@@ -137,7 +190,9 @@ for (const route of routes) {
     const path = route.path.replace(':id', randomUUID());
     assertError(t, await call(env, undefined, route.method, path, route.body?.()), 401, 'UNAUTHORIZED', 'no credentials');
     assertError(t, await call(env, { token: 'not-a-jwt' }, route.method, path, route.body?.()), 401, 'UNAUTHORIZED', 'garbage bearer');
-    let forged = env.request[route.method](path).set('Cookie', 'auth-token=eyJhbGciOiJub25lIn0.e30.; csrf-token=x').set('X-CSRF-Token', 'x');
+    let forged = env.request[route.method](path)
+      .set('Cookie', 'auth-token=eyJhbGciOiJub25lIn0.e30.; csrf-token=x')
+      .set('X-CSRF-Token', 'x');
     if (route.body) forged = forged.send(route.body() as object);
     const cookie = await forged;
     assertError(t, cookie, 401, 'UNAUTHORIZED', 'forged cookie');

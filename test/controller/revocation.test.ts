@@ -43,8 +43,11 @@ test('a server revoked or its token rotated in one process is refused by another
   const env = await envFor(t);
   const other = await secondProcess(t, env);
   const a = await tenant(env.deps);
-  const push = (token: string) => other.post(`/api/servers/${a.serverId}/events`).set('Authorization', `Bearer ${token}`)
-    .send({ events: [ev.status(env.clock.now())] });
+  const push = (token: string) =>
+    other
+      .post(`/api/servers/${a.serverId}/events`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ events: [ev.status(env.clock.now())] });
   t.is((await push(a.token)).status, 200);
   const rotated = (await rotateIngestToken(env.deps, a.accountId, a.serverId))!;
   t.true(await eventually(async () => (await push(a.token)).status === 401), 'the old token is refused');

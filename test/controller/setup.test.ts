@@ -51,14 +51,21 @@ test('status needs setup on a fresh install; setup creates the account and its o
   for (const body of [admin(), admin('someone-else', 'Other'), admin('operator2', 'Operator')]) {
     assertError(t, await env.request.post('/api/setup/admin').send(body), 409, 'CONFLICT', `setup again as ${body.username}`);
   }
-  const counts = await env.deps.db.query<{ users: number; accounts: number }>('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM accounts) AS accounts');
+  const counts = await env.deps.db.query<{ users: number; accounts: number }>(
+    'SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM accounts) AS accounts',
+  );
   t.deepEqual(counts.rows[0], { users: 1, accounts: 1 });
   t.deepEqual((await env.request.get('/api/setup/status')).body, { needsSetup: false });
 });
 
 test('an invalid setup body is a 400 and does not use up the first run', async (t) => {
   const env = await envFor(t);
-  assertError(t, await env.request.post('/api/setup/admin').send({ accountName: 'Operator', username: 'operator', password: 'short' }), 400, 'BAD_REQUEST');
+  assertError(
+    t,
+    await env.request.post('/api/setup/admin').send({ accountName: 'Operator', username: 'operator', password: 'short' }),
+    400,
+    'BAD_REQUEST',
+  );
   assertError(t, await env.request.post('/api/setup/admin').send({ username: 'operator', password }), 400, 'BAD_REQUEST');
   t.deepEqual((await env.request.get('/api/setup/status')).body, { needsSetup: true });
   t.is((await env.request.post('/api/setup/admin').send(admin())).status, 201);
@@ -93,7 +100,12 @@ test("the operator's owner may add communities (accounts.manage); the owner of a
 
   const ownerA = await signIn(env, 'owner-a');
   t.is(ownerA.accountId, res.body.account.id);
-  assertError(t, await api(t, env, ownerA, 'post', '/api/accounts', { accountName: 'Community B', username: 'owner-b', password }), 403, 'FORBIDDEN');
+  assertError(
+    t,
+    await api(t, env, ownerA, 'post', '/api/accounts', { accountName: 'Community B', username: 'owner-b', password }),
+    403,
+    'FORBIDDEN',
+  );
   assertError(t, await api(t, env, ownerA, 'get', '/api/operator/data-api'), 403, 'FORBIDDEN');
   assertError(t, await api(t, env, ownerA, 'put', '/api/operator/data-api', { enabled: false }), 403, 'FORBIDDEN');
   // Nothing was created by the refused call, and the Data API is still on.
@@ -103,7 +115,10 @@ test("the operator's owner may add communities (accounts.manage); the owner of a
   const users = await api(t, env, ownerA, 'get', '/api/users');
   t.is(users.status, 200);
   assertSchema(t, 'user-list.json', users.body);
-  t.deepEqual((users.body.users as { username: string }[]).map((u) => u.username), ['owner-a']);
+  t.deepEqual(
+    (users.body.users as { username: string }[]).map((u) => u.username),
+    ['owner-a'],
+  );
   // Adding communities never re-opens setup.
   t.deepEqual((await env.request.get('/api/setup/status')).body, { needsSetup: false });
   assertError(t, await env.request.post('/api/setup/admin').send(admin('late', 'Late')), 409, 'CONFLICT');

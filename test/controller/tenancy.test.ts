@@ -43,7 +43,11 @@ interface Community {
 /** A community built through the API: owner, one server, one API key, one more user. */
 async function community(t: ExecutionContext): Promise<Community> {
   const tag = randomUUID().slice(0, 8);
-  const created = await api(t, env, operator, 'post', '/api/accounts', { accountName: `Community ${tag}`, username: `owner-${tag}`, password });
+  const created = await api(t, env, operator, 'post', '/api/accounts', {
+    accountName: `Community ${tag}`,
+    username: `owner-${tag}`,
+    password,
+  });
   t.is(created.status, 201);
   const owner = await signIn(env, `owner-${tag}`);
   const server = await api(t, env, owner, 'post', '/api/servers', { name: `server ${tag}` });
@@ -55,8 +59,15 @@ async function community(t: ExecutionContext): Promise<Community> {
   const user = await api(t, env, owner, 'post', '/api/users', { username: `admin-${tag}`, password, role: 'admin' });
   t.is(user.status, 201);
   return {
-    owner, serverId: server.body.server.id, serverName: `server ${tag}`, banFilePath: `${tag}/ban.txt`, token: server.body.ingestToken,
-    keyId: key.body.id, key: key.body.key, userId: user.body.id, username: `admin-${tag}`,
+    owner,
+    serverId: server.body.server.id,
+    serverName: `server ${tag}`,
+    banFilePath: `${tag}/ban.txt`,
+    token: server.body.ingestToken,
+    keyId: key.body.id,
+    key: key.body.key,
+    userId: user.body.id,
+    username: `admin-${tag}`,
   };
 }
 
@@ -66,14 +77,24 @@ async function assertIntact(t: ExecutionContext, c: Community): Promise<void> {
   t.is(server.status, 200);
   assertSchema(t, 'managed-server.json', server.body);
   t.like(server.body, { id: c.serverId, name: c.serverName, banFilePath: c.banFilePath });
-  t.is((await ingest(env, { serverId: c.serverId, token: c.token }, [ev.status(env.clock.now() - 1000)])).status, 200, 'the ingest token still works');
+  t.is(
+    (await ingest(env, { serverId: c.serverId, token: c.token }, [ev.status(env.clock.now() - 1000)])).status,
+    200,
+    'the ingest token still works',
+  );
   const status = await dataGet(env, c, `/servers/${c.serverId}`);
   t.is(status.status, 200, 'the API key still works');
   t.is(status.body.name, c.serverName);
   const keys = await api(t, env, c.owner, 'get', '/api/account/api-keys');
-  t.deepEqual((keys.body.keys as { id: string; revokedAt: string | null }[]).map((k) => [k.id, k.revokedAt]), [[c.keyId, null]]);
+  t.deepEqual(
+    (keys.body.keys as { id: string; revokedAt: string | null }[]).map((k) => [k.id, k.revokedAt]),
+    [[c.keyId, null]],
+  );
   const users = await api(t, env, c.owner, 'get', '/api/users');
-  t.like((users.body.users as { id: string; role: string }[]).find((u) => u.id === c.userId), { role: 'admin' });
+  t.like(
+    (users.body.users as { id: string; role: string }[]).find((u) => u.id === c.userId),
+    { role: 'admin' },
+  );
   await t.notThrowsAsync(signIn(env, c.username), 'the user still signs in with the same password');
 }
 
@@ -128,7 +149,11 @@ test.serial('lists show only the records of the own account', async (t) => {
     );
     return rows[0]!;
   };
-  for (const [me, other] of [[a, b], [b, a], [{ owner: operator }, a]] as const) {
+  for (const [me, other] of [
+    [a, b],
+    [b, a],
+    [{ owner: operator }, a],
+  ] as const) {
     const mine = await idsOf(me.owner.accountId);
     const theirs = await idsOf(other.owner.accountId);
     const servers = await api(t, env, me.owner, 'get', '/api/servers');
@@ -150,7 +175,11 @@ test.serial('lists show only the records of the own account', async (t) => {
     t.deepEqual(listed, { servers: sorted(mine.servers), users: sorted(mine.users), keys: sorted(mine.keys), audit: sorted(mine.audit) });
     t.true((users.body.users as { accountId: string }[]).every((u) => u.accountId === me.owner.accountId));
     for (const kind of ['servers', 'users', 'keys', 'audit'] as const) {
-      t.deepEqual(listed[kind].filter((id) => theirs[kind].includes(id)), [], `no ${kind} of the other account`);
+      t.deepEqual(
+        listed[kind].filter((id) => theirs[kind].includes(id)),
+        [],
+        `no ${kind} of the other account`,
+      );
     }
   }
 });

@@ -40,17 +40,26 @@ async function listen(env: TestEnv): Promise<Listening> {
   // Keep-alive, as browsers do: a client that hangs up the moment the last byte arrives can beat
   // the server's own end of the file stream, which Koa then reports (on stderr) as a premature close.
   const agent = new http.Agent({ keepAlive: true });
-  const get = (path: string) => new Promise<RawAnswer>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
-      res.on('error', reject);
+  const get = (path: string) =>
+    new Promise<RawAnswer>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
-  return { get, close: () => { agent.destroy(); server.close(); } };
+  return {
+    get,
+    close: () => {
+      agent.destroy();
+      server.close();
+    },
+  };
 }
 
 let base: string;
@@ -100,7 +109,15 @@ test('a tile of the default folder (fixtures/tiles) is served as image/png', asy
 
 test('an unknown tile answers 404 with the Error body, which does not name the folder on disk', async (t) => {
   const onDisk = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-  for (const path of ['chernarusplus/0/0/9.png', 'chernarusplus/9/9/9.png', 'nowhere/0/0/0.png', 'chernarusplus/0/0/0.png/1.png', 'chernarusplus', 'chernarusplus/0/0/0.gif', `chernarusplus/${'a'.repeat(300)}.png`]) {
+  for (const path of [
+    'chernarusplus/0/0/9.png',
+    'chernarusplus/9/9/9.png',
+    'nowhere/0/0/0.png',
+    'chernarusplus/0/0/0.png/1.png',
+    'chernarusplus',
+    'chernarusplus/0/0/0.gif',
+    `chernarusplus/${'a'.repeat(300)}.png`,
+  ]) {
     const res = await fixtures.request.get(`/api/maps/tiles/${path}`);
     assertError(t, res, 404, 'NOT_FOUND', path.slice(0, 40));
     t.false(JSON.stringify(res.body).includes(onDisk), `${path.slice(0, 40)}: ${res.body.message}`);

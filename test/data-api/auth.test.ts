@@ -95,8 +95,15 @@ test('a revoked key answers 401 at once, also right after it was used (and cache
 test("a key never sees another account's server: 404 NOT_FOUND on all five routes, never 403", async (t) => {
   const [a, b] = await Promise.all([tenant(env.deps), tenant(env.deps, 'partner')]);
   const now = env.clock.now();
-  t.is((await ingest(env, b, [ev.status(now - 1000, { players: 1 }), ev.presence('player.heartbeat', now - 900, 1), ev.kill(now - 800, 1, 2)])).status, 200);
-  for (const [viewer, owner] of [[a, b], [b, a]] as const) {
+  t.is(
+    (await ingest(env, b, [ev.status(now - 1000, { players: 1 }), ev.presence('player.heartbeat', now - 900, 1), ev.kill(now - 800, 1, 2)]))
+      .status,
+    200,
+  );
+  for (const [viewer, owner] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     for (const path of perServerPaths(owner.serverId)) {
       assertError(t, await dataGet(env, viewer, path), 404, 'NOT_FOUND', path);
       assertError(t, await raw(env, path).set('X-Service-Api-Key', viewer.key), 404, 'NOT_FOUND', path);
@@ -113,7 +120,7 @@ test("a key never sees another account's server: 404 NOT_FOUND on all five route
   assertSchema(t, 'server-status.json', own.body);
 });
 
-test('the list shows only the servers of the key\'s own account', async (t) => {
+test("the list shows only the servers of the key's own account", async (t) => {
   const [a, b] = await Promise.all([tenant(env.deps), tenant(env.deps)]);
   const second = await registerServer(env.deps, a.accountId, { name: 'a two' });
   await registerServer(env.deps, b.accountId, { name: 'b two' });
@@ -130,7 +137,15 @@ test('the list shows only the servers of the key\'s own account', async (t) => {
 
 test('a serverId that is not a UUID, or an unknown UUID, answers 404 on all five routes', async (t) => {
   const a = await tenant(env.deps);
-  for (const id of ['not-a-uuid', '12345', `${a.serverId}x`, a.serverId.replaceAll('-', ''), 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', randomUUID(), '%20']) {
+  for (const id of [
+    'not-a-uuid',
+    '12345',
+    `${a.serverId}x`,
+    a.serverId.replaceAll('-', ''),
+    'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+    randomUUID(),
+    '%20',
+  ]) {
     for (const path of perServerPaths(id)) assertError(t, await dataGet(env, a, path), 404, 'NOT_FOUND', path);
   }
 });
@@ -155,7 +170,10 @@ test.serial('standard tier: 60 requests a minute pass, request 61 answers 429 RA
     assertRateLimitHeaders(t, res, 60);
     remaining.push(Number(res.headers['ratelimit-remaining']));
   }
-  t.deepEqual(remaining, Array.from({ length: 60 }, (_, i) => 59 - i));
+  t.deepEqual(
+    remaining,
+    Array.from({ length: 60 }, (_, i) => 59 - i),
+  );
   const refused = await dataGet(env, a, '/servers');
   assertError(t, refused, 429, 'RATE_LIMITED', 'request 61');
   t.is(refused.body.retryAfter, 60);
@@ -189,7 +207,10 @@ test('partner keys carry the partner rate of 600 by default', async (t) => {
 test.serial('each tier has its configured rate (RATE_DATA_STANDARD, RATE_DATA_PARTNER)', async (t) => {
   const [s, p] = await Promise.all([tenant(small.deps, 'standard'), tenant(small.deps, 'partner')]);
   toNextWindow(small);
-  for (const [who, rate] of [[s, 3], [p, 5]] as const) {
+  for (const [who, rate] of [
+    [s, 3],
+    [p, 5],
+  ] as const) {
     for (let i = 0; i < rate; i++) {
       const res = await dataGet(small, who, `/servers/${who.serverId}`);
       t.is(res.status, 200);

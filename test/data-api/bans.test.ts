@@ -63,13 +63,44 @@ test('active=true lists permanent and unexpired bans, active=false expired ones,
   const now = env.clock.now();
   const synced = now - hour;
   await syncedBan(a.accountId, a.serverId, { platformId: 'permanent', source: 'manual', bannedAt: iso(now - 5 * hour) }, synced);
-  await syncedBan(a.accountId, a.serverId, { platformId: 'unexpired', source: 'import', bannedAt: iso(now - 4 * hour), expiresAt: iso(now + hour) }, synced);
-  await syncedBan(a.accountId, a.serverId, { platformId: 'expired', source: 'cloud', bannedAt: iso(now - 3 * hour), expiresAt: iso(now - hour / 2) }, synced);
-  await syncedBan(a.accountId, a.serverId, { platformId: 'expires-now', source: 'manual', bannedAt: iso(now - 2 * hour), expiresAt: iso(now) }, synced);
-  const liftedPermanent = await syncedBan(a.accountId, a.serverId, { platformId: 'lifted-permanent', source: 'manual', bannedAt: iso(now - hour) }, synced);
-  const liftedExpired = await syncedBan(a.accountId, a.serverId, { platformId: 'lifted-expired', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now - 1000) }, synced);
-  const liftedUnexpired = await syncedBan(a.accountId, a.serverId, { platformId: 'lifted-unexpired', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now + hour) }, synced);
-  for (const id of [liftedPermanent, liftedExpired, liftedUnexpired]) t.truthy(await liftBan(env.deps.db, a.accountId, id, iso(now - 1000)));
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'unexpired', source: 'import', bannedAt: iso(now - 4 * hour), expiresAt: iso(now + hour) },
+    synced,
+  );
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'expired', source: 'cloud', bannedAt: iso(now - 3 * hour), expiresAt: iso(now - hour / 2) },
+    synced,
+  );
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'expires-now', source: 'manual', bannedAt: iso(now - 2 * hour), expiresAt: iso(now) },
+    synced,
+  );
+  const liftedPermanent = await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'lifted-permanent', source: 'manual', bannedAt: iso(now - hour) },
+    synced,
+  );
+  const liftedExpired = await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'lifted-expired', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now - 1000) },
+    synced,
+  );
+  const liftedUnexpired = await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'lifted-unexpired', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now + hour) },
+    synced,
+  );
+  for (const id of [liftedPermanent, liftedExpired, liftedUnexpired])
+    t.truthy(await liftBan(env.deps.db, a.accountId, id, iso(now - 1000)));
 
   t.deepEqual(ids(await bans(t, a, '?active=true')), ['unexpired', 'permanent']);
   t.deepEqual(ids(await bans(t, a, '?active=false')), ['expires-now', 'expired']);
@@ -79,15 +110,41 @@ test('active=true lists permanent and unexpired bans, active=false expired ones,
 test('permanent is true with expiresAt null; every field is rendered', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  await syncedBan(a.accountId, a.serverId, { platformId: '76561198000000001', playerName: 'Cheater', reason: 'aimbot', source: 'cloud', bannedAt: iso(now - 2 * hour) }, now - 60_000);
-  await syncedBan(a.accountId, a.serverId, { platformId: '76561198000000002', source: 'import', bannedAt: iso(now - 3 * hour + 123), expiresAt: iso(now + 24 * hour) }, now - 60_000);
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: '76561198000000001', playerName: 'Cheater', reason: 'aimbot', source: 'cloud', bannedAt: iso(now - 2 * hour) },
+    now - 60_000,
+  );
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: '76561198000000002', source: 'import', bannedAt: iso(now - 3 * hour + 123), expiresAt: iso(now + 24 * hour) },
+    now - 60_000,
+  );
   t.deepEqual(await bans(t, a), [
-    { platformId: '76561198000000001', playerName: 'Cheater', reason: 'aimbot', source: 'cloud', permanent: true, bannedAt: iso(now - 2 * hour), expiresAt: null },
-    { platformId: '76561198000000002', playerName: null, reason: null, source: 'import', permanent: false, bannedAt: iso(now - 3 * hour + 123), expiresAt: iso(now + 24 * hour) },
+    {
+      platformId: '76561198000000001',
+      playerName: 'Cheater',
+      reason: 'aimbot',
+      source: 'cloud',
+      permanent: true,
+      bannedAt: iso(now - 2 * hour),
+      expiresAt: null,
+    },
+    {
+      platformId: '76561198000000002',
+      playerName: null,
+      reason: null,
+      source: 'import',
+      permanent: false,
+      bannedAt: iso(now - 3 * hour + 123),
+      expiresAt: iso(now + 24 * hour),
+    },
   ]);
 });
 
-test('a server lists its file as of its own last sync; other accounts\' bans and bans made since are not listed', async (t) => {
+test("a server lists its file as of its own last sync; other accounts' bans and bans made since are not listed", async (t) => {
   const [a, b] = await Promise.all([tenant(env.deps), tenant(env.deps)]);
   const now = env.clock.now();
   const second = await registerServer(env.deps, a.accountId, { name: 'second' });
@@ -97,7 +154,10 @@ test('a server lists its file as of its own last sync; other accounts\' bans and
   await insertBan(env.deps.db, a.accountId, { platformId: pid('never-synced'), source: 'manual' });
   const bOwn = await syncedBan(b.accountId, b.serverId, { platformId: 'b-own', source: 'manual' }, now - 1000);
   // An entry naming another account's ban (the sync never writes one) lists nothing either.
-  await env.deps.db.query('INSERT INTO ban_file_entries (account_id, ban_id, added_at, removed_at, banned_at) VALUES ($1, $2, $3, $4, $3)', [a.accountId, bOwn, iso(now - 3000), iso(now + hour)]);
+  await env.deps.db.query(
+    'INSERT INTO ban_file_entries (account_id, ban_id, added_at, removed_at, banned_at) VALUES ($1, $2, $3, $4, $3)',
+    [a.accountId, bOwn, iso(now - 3000), iso(now + hour)],
+  );
   t.deepEqual(ids(await bans(t, a)), ['here']);
   t.deepEqual(ids(await bans(t, { key: a.key, serverId: second.server.id })), ['since', 'here']);
   t.deepEqual(ids(await bans(t, b)), ['b-own']);
@@ -110,11 +170,25 @@ test('order: newest in the file first, then bannedAt descending; a ban back in t
   const a = await tenant(env.deps);
   const now = env.clock.now();
   // In the file from 40 s ago until it expires, 35 s ago; the sync 30 s ago takes it out.
-  const back = await syncedBan(a.accountId, a.serverId, { platformId: 'back', source: 'manual', bannedAt: iso(now - 10 * hour), expiresAt: iso(now - 35_000) }, now - 40_000);
+  const back = await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'back', source: 'manual', bannedAt: iso(now - 10 * hour), expiresAt: iso(now - 35_000) },
+    now - 40_000,
+  );
   t.deepEqual(ids(await bans(t, a)), ['back']);
   await syncedBan(a.accountId, a.serverId, { platformId: 'synced-oldest', source: 'manual', bannedAt: iso(now - hour) }, now - 30_000);
-  await insertBan(env.deps.db, a.accountId, { platformId: pid('synced-mid-banned-early'), source: 'manual', bannedAt: iso(now - 5 * hour) });
-  await syncedBan(a.accountId, a.serverId, { platformId: 'synced-mid-banned-late', source: 'manual', bannedAt: iso(now - 2 * hour) }, now - 20_000);
+  await insertBan(env.deps.db, a.accountId, {
+    platformId: pid('synced-mid-banned-early'),
+    source: 'manual',
+    bannedAt: iso(now - 5 * hour),
+  });
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'synced-mid-banned-late', source: 'manual', bannedAt: iso(now - 2 * hour) },
+    now - 20_000,
+  );
   await syncedBan(a.accountId, a.serverId, { platformId: 'synced-newest', source: 'manual', bannedAt: iso(now - 9 * hour) }, now - 10_000);
   const order = ['synced-newest', 'synced-mid-banned-late', 'synced-mid-banned-early', 'synced-oldest'];
   t.deepEqual(ids(await bans(t, a)), order);
@@ -128,7 +202,12 @@ test('order: newest in the file first, then bannedAt descending; a ban back in t
 test.serial('a ban leaves the active list when the service clock passes its expiry', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  await syncedBan(a.accountId, a.serverId, { platformId: 'soon', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now + 60_000) }, now - 1000);
+  await syncedBan(
+    a.accountId,
+    a.serverId,
+    { platformId: 'soon', source: 'manual', bannedAt: iso(now - hour), expiresAt: iso(now + 60_000) },
+    now - 1000,
+  );
   t.deepEqual(ids(await bans(t, a, '?active=true')), ['soon']);
   t.deepEqual(ids(await bans(t, a, '?active=false')), []);
   env.clock.set(now + 60_000);
@@ -139,7 +218,18 @@ test.serial('a ban leaves the active list when the service clock passes its expi
 
 test('400 BAD_REQUEST for active=maybe and other bad parameters', async (t) => {
   const a = await tenant(env.deps);
-  for (const query of ['active=maybe', 'active=TRUE', 'active=1', 'active=', 'active=true&active=false', 'limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'offset=1.5']) {
+  for (const query of [
+    'active=maybe',
+    'active=TRUE',
+    'active=1',
+    'active=',
+    'active=true&active=false',
+    'limit=0',
+    'limit=1001',
+    'limit=abc',
+    'offset=-1',
+    'offset=1.5',
+  ]) {
     assertError(t, await dataGet(env, a, `/servers/${a.serverId}/bans?${query}`), 400, 'BAD_REQUEST', query);
   }
   for (const query of ['active=true', 'active=false', 'limit=1', 'limit=1000', 'offset=0']) await bans(t, a, `?${query}`);
@@ -148,7 +238,8 @@ test('400 BAD_REQUEST for active=maybe and other bad parameters', async (t) => {
 test('limit and offset page through the list in order', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  for (let i = 0; i < 7; i++) await syncedBan(a.accountId, a.serverId, { platformId: `p${i}`, source: 'manual', bannedAt: iso(now - hour) }, now - 10_000 + i);
+  for (let i = 0; i < 7; i++)
+    await syncedBan(a.accountId, a.serverId, { platformId: `p${i}`, source: 'manual', bannedAt: iso(now - hour) }, now - 10_000 + i);
   const all = ids(await bans(t, a));
   t.deepEqual(all, ['p6', 'p5', 'p4', 'p3', 'p2', 'p1', 'p0']);
   const paged: string[] = [];
@@ -168,8 +259,15 @@ test('the default limit is 100 and limits are clamped to the tier cap: 100 stand
   const now = env.clock.now();
   const ids550 = Array.from({ length: 550 }, (_, i) => i);
   for (let i = 0; i < ids550.length; i += 50) {
-    await Promise.all(ids550.slice(i, i + 50).map((n) =>
-      insertBan(env.deps.db, a.accountId, { platformId: pid(`p${String(n).padStart(3, '0')}`), source: 'import', bannedAt: iso(now - hour + n) })));
+    await Promise.all(
+      ids550.slice(i, i + 50).map((n) =>
+        insertBan(env.deps.db, a.accountId, {
+          platformId: pid(`p${String(n).padStart(3, '0')}`),
+          source: 'import',
+          bannedAt: iso(now - hour + n),
+        }),
+      ),
+    );
   }
   await recordBanFileSync(env.deps.db, a.accountId, [a.serverId], now - 1000);
   t.is((await bans(t, partner)).length, 100, 'the default limit');

@@ -40,7 +40,11 @@ async function feed(t: ExecutionContext, a: Pick<Tenant, 'key' | 'serverId'>, qu
 }
 
 /** Follows nextCursor as `before` to the end; checks every page on the way. */
-async function allPages(t: ExecutionContext, a: Pick<Tenant, 'key' | 'serverId'>, limit: number): Promise<{ kills: Kill[]; pages: KillPage[] }> {
+async function allPages(
+  t: ExecutionContext,
+  a: Pick<Tenant, 'key' | 'serverId'>,
+  limit: number,
+): Promise<{ kills: Kill[]; pages: KillPage[] }> {
   const pages: KillPage[] = [];
   let before: string | null | undefined;
   do {
@@ -69,17 +73,52 @@ function assertNewestFirst(t: ExecutionContext, kills: Kill[]): void {
 test('newest first, with every field of the kill', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, [
-    ev.kill(now - 3000, 1, 2, { weapon: 'Mosin', distance: 312.5, isHeadshot: true, hitZone: 'Head' }),
-    ev.kill(now - 1000, 3, 1, { weapon: 'KA-M', distance: 12 }),
-    ev.kill(now - 2000, 2, 3),
-  ])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.kill(now - 3000, 1, 2, { weapon: 'Mosin', distance: 312.5, isHeadshot: true, hitZone: 'Head' }),
+        ev.kill(now - 1000, 3, 1, { weapon: 'KA-M', distance: 12 }),
+        ev.kill(now - 2000, 2, 3),
+      ])
+    ).status,
+    200,
+  );
   const page = await feed(t, a);
   t.is(page.nextCursor, null);
   t.deepEqual(page.kills, [
-    { ts: new Date(now - 1000).toISOString(), killerPlatformId: player(3).platformId, killerName: 'player3', victimPlatformId: player(1).platformId, victimName: 'player1', weapon: 'KA-M', distance: 12, isHeadshot: false, hitZone: null },
-    { ts: new Date(now - 2000).toISOString(), killerPlatformId: player(2).platformId, killerName: 'player2', victimPlatformId: player(3).platformId, victimName: 'player3', weapon: 'M4A1', distance: 100, isHeadshot: false, hitZone: null },
-    { ts: new Date(now - 3000).toISOString(), killerPlatformId: player(1).platformId, killerName: 'player1', victimPlatformId: player(2).platformId, victimName: 'player2', weapon: 'Mosin', distance: 312.5, isHeadshot: true, hitZone: 'Head' },
+    {
+      ts: new Date(now - 1000).toISOString(),
+      killerPlatformId: player(3).platformId,
+      killerName: 'player3',
+      victimPlatformId: player(1).platformId,
+      victimName: 'player1',
+      weapon: 'KA-M',
+      distance: 12,
+      isHeadshot: false,
+      hitZone: null,
+    },
+    {
+      ts: new Date(now - 2000).toISOString(),
+      killerPlatformId: player(2).platformId,
+      killerName: 'player2',
+      victimPlatformId: player(3).platformId,
+      victimName: 'player3',
+      weapon: 'M4A1',
+      distance: 100,
+      isHeadshot: false,
+      hitZone: null,
+    },
+    {
+      ts: new Date(now - 3000).toISOString(),
+      killerPlatformId: player(1).platformId,
+      killerName: 'player1',
+      victimPlatformId: player(2).platformId,
+      victimName: 'player2',
+      weapon: 'Mosin',
+      distance: 312.5,
+      isHeadshot: true,
+      hitZone: 'Head',
+    },
   ]);
 });
 
@@ -91,13 +130,28 @@ test('an empty killfeed has no kills and a null cursor', async (t) => {
 test('the default limit is 50', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, Array.from({ length: 60 }, (_, i) => ev.kill(now - 60_000 + i * 100, 1, 2, { weapon: `w${i}` })))).status, 200);
+  t.is(
+    (
+      await ingest(
+        env,
+        a,
+        Array.from({ length: 60 }, (_, i) => ev.kill(now - 60_000 + i * 100, 1, 2, { weapon: `w${i}` })),
+      )
+    ).status,
+    200,
+  );
   const page = await feed(t, a);
   t.is(page.kills.length, 50);
-  t.deepEqual(page.kills.map((k) => k.weapon), Array.from({ length: 50 }, (_, i) => `w${59 - i}`));
+  t.deepEqual(
+    page.kills.map((k) => k.weapon),
+    Array.from({ length: 50 }, (_, i) => `w${59 - i}`),
+  );
   t.is(page.nextCursor, page.kills[49]!.ts);
   const rest = await feed(t, a, `?before=${encodeURIComponent(page.nextCursor!)}`);
-  t.deepEqual(rest.kills.map((k) => k.weapon), Array.from({ length: 10 }, (_, i) => `w${9 - i}`));
+  t.deepEqual(
+    rest.kills.map((k) => k.weapon),
+    Array.from({ length: 10 }, (_, i) => `w${9 - i}`),
+  );
   t.is(rest.nextCursor, null);
 });
 
@@ -137,7 +191,16 @@ test('paging over 300 kills, most sharing a millisecond, returns each kill exact
 test('nextCursor is null exactly on the last page, also when the last page is exactly full', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, Array.from({ length: 20 }, (_, i) => ev.kill(now - 5000, 1, 2, { weapon: `k${i}` })))).status, 200);
+  t.is(
+    (
+      await ingest(
+        env,
+        a,
+        Array.from({ length: 20 }, (_, i) => ev.kill(now - 5000, 1, 2, { weapon: `k${i}` })),
+      )
+    ).status,
+    200,
+  );
   const first = await feed(t, a, '?limit=10');
   t.is(first.kills.length, 10);
   t.not(first.nextCursor, null);
@@ -153,22 +216,36 @@ test('before is strictly before, to the microsecond', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
   const ms = now - 7000;
-  t.is((await ingest(env, a, [
-    ...Array.from({ length: 5 }, (_, i) => ev.kill(ms, 1, 2, { weapon: `same${i}` })),
-    ev.kill(ms - 1, 1, 2, { weapon: 'earlier' }),
-    ev.kill(ms + 1, 1, 2, { weapon: 'later' }),
-  ])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ...Array.from({ length: 5 }, (_, i) => ev.kill(ms, 1, 2, { weapon: `same${i}` })),
+        ev.kill(ms - 1, 1, 2, { weapon: 'earlier' }),
+        ev.kill(ms + 1, 1, 2, { weapon: 'later' }),
+      ])
+    ).status,
+    200,
+  );
   const all = await feed(t, a);
   t.is(all.kills.length, 7);
-  t.deepEqual(all.kills.map((k) => k.weapon), ['later', 'same4', 'same3', 'same2', 'same1', 'same0', 'earlier']);
+  t.deepEqual(
+    all.kills.map((k) => k.weapon),
+    ['later', 'same4', 'same3', 'same2', 'same1', 'same0', 'earlier'],
+  );
   // Before a kill's own ts: that kill is left out, the next older one comes first.
   for (let i = 0; i < all.kills.length; i++) {
     const page = await feed(t, a, `?before=${encodeURIComponent(all.kills[i]!.ts)}`);
-    t.deepEqual(page.kills.map((k) => k.weapon), all.kills.slice(i + 1).map((k) => k.weapon));
+    t.deepEqual(
+      page.kills.map((k) => k.weapon),
+      all.kills.slice(i + 1).map((k) => k.weapon),
+    );
   }
   // At millisecond precision: the millisecond itself is not before itself.
   const before = await feed(t, a, `?before=${new Date(ms).toISOString()}`);
-  t.deepEqual(before.kills.map((k) => k.weapon), ['earlier']);
+  t.deepEqual(
+    before.kills.map((k) => k.weapon),
+    ['earlier'],
+  );
   // Any ISO form is accepted, e.g. with an offset.
   const offset = await feed(t, a, `?before=${encodeURIComponent(new Date(ms + 1).toISOString().replace('Z', '+00:00'))}`);
   t.is(offset.kills.length, 6);
@@ -179,14 +256,34 @@ test('the default before is now on the service clock', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
   // 30 s ahead of the clock is accepted as reported (within the 60 s skew), but not yet before now.
-  t.is((await ingest(env, a, [ev.kill(now - 1000, 1, 2, { weapon: 'past' }), ev.kill(now + 30_000, 1, 2, { weapon: 'ahead' })])).status, 200);
-  t.deepEqual((await feed(t, a)).kills.map((k) => k.weapon), ['past']);
-  t.deepEqual((await feed(t, a, `?before=${new Date(now + 60_000).toISOString()}`)).kills.map((k) => k.weapon), ['ahead', 'past']);
+  t.is(
+    (await ingest(env, a, [ev.kill(now - 1000, 1, 2, { weapon: 'past' }), ev.kill(now + 30_000, 1, 2, { weapon: 'ahead' })])).status,
+    200,
+  );
+  t.deepEqual(
+    (await feed(t, a)).kills.map((k) => k.weapon),
+    ['past'],
+  );
+  t.deepEqual(
+    (await feed(t, a, `?before=${new Date(now + 60_000).toISOString()}`)).kills.map((k) => k.weapon),
+    ['ahead', 'past'],
+  );
 });
 
 test('400 BAD_REQUEST for before=garbage and limits outside 1..1000', async (t) => {
   const a = await tenant(env.deps);
-  for (const query of ['before=garbage', 'before=2026-13-45T00:00:00Z', 'before=yesterday', 'before=1732270000000', 'limit=0', 'limit=1001', 'limit=-1', 'limit=abc', 'limit=2.5', 'limit=1&limit=2']) {
+  for (const query of [
+    'before=garbage',
+    'before=2026-13-45T00:00:00Z',
+    'before=yesterday',
+    'before=1732270000000',
+    'limit=0',
+    'limit=1001',
+    'limit=-1',
+    'limit=abc',
+    'limit=2.5',
+    'limit=1&limit=2',
+  ]) {
     assertError(t, await dataGet(env, a, `/servers/${a.serverId}/kills?${query}`), 400, 'BAD_REQUEST', query);
   }
   for (const query of ['limit=1', 'limit=1000', `before=${new Date(env.clock.now()).toISOString()}`]) await feed(t, a, `?${query}`);
@@ -196,7 +293,11 @@ test('limit is clamped to the tier cap: 100 standard, 500 partner', async (t) =>
   const a = await tenant(env.deps);
   const partner = { key: (await mintApiKey(env.deps, a.accountId, 'partner', 'partner')).key, serverId: a.serverId };
   const now = env.clock.now();
-  const events = Array.from({ length: 600 }, (_, i) => ({ ...ev.kill(now - 100_000 + Math.floor(i / 3), 1, 2), id: randomUUID(), weapon: `k${i}` }));
+  const events = Array.from({ length: 600 }, (_, i) => ({
+    ...ev.kill(now - 100_000 + Math.floor(i / 3), 1, 2),
+    id: randomUUID(),
+    weapon: `k${i}`,
+  }));
   t.is((await ingest(env, a, events)).status, 200);
   const standard = await feed(t, a, '?limit=1000');
   t.is(standard.kills.length, 100);
@@ -220,7 +321,10 @@ test('the newest page is cached until the next batch: a new kill shows at once',
   t.truthy(await env.deps.redis.hget(`{srv:${a.serverId}}:pages`, 'kills:5'), 'the newest page is kept');
   t.is((await ingest(env, a, [ev.kill(now - 1000, 3, 4)])).status, 200);
   const page = await feed(t, a, '?limit=5');
-  t.deepEqual(page.kills.map((k) => k.killerPlatformId), [player(3).platformId, player(1).platformId]);
+  t.deepEqual(
+    page.kills.map((k) => k.killerPlatformId),
+    [player(3).platformId, player(1).platformId],
+  );
 });
 
 test.serial('a kill stamped ahead of now is not on the newest page yet, and appears once its time has come', async (t) => {

@@ -45,7 +45,16 @@ function craftedKills(spec: [Who, number, number][], startMs: number): Record<st
   const deathSlots = spec.flatMap(([p, , deaths]) => Array.from({ length: deaths }, () => p));
   const events: Record<string, unknown>[] = [];
   let ms = startMs;
-  const kill = (killer: Who, victim: Who) => ({ id: randomUUID(), type: 'kill', ts: ms++, killer, victim, weapon: 'AKM', distance: 50, isHeadshot: false });
+  const kill = (killer: Who, victim: Who) => ({
+    id: randomUUID(),
+    type: 'kill',
+    ts: ms++,
+    killer,
+    victim,
+    weapon: 'AKM',
+    distance: 50,
+    isHeadshot: false,
+  });
   for (const [killer, kills] of spec) {
     for (let k = 0; k < kills; k++) {
       const i = deathSlots.findIndex((v) => v.platformId !== killer.platformId);
@@ -58,12 +67,33 @@ function craftedKills(spec: [Who, number, number][], startMs: number): Record<st
 }
 
 // Crafted so that every tie-breaker decides somewhere. [player, kills, deaths]
-const A = who('A', 10), B = who('B', 11), C = who('C', 12), D = who('D', 13), E = who('E', 14), F = who('F', 15), G = who('G', 16);
-const H = who('H', 17), I = who('I', 18), J = who('J', 19), K = who('K', 20);
-const tieHigh = who('tieHigh', 31), tieLow = who('tieLow', 30); // equal stats: platformId decides
+const A = who('A', 10),
+  B = who('B', 11),
+  C = who('C', 12),
+  D = who('D', 13),
+  E = who('E', 14),
+  F = who('F', 15),
+  G = who('G', 16);
+const H = who('H', 17),
+  I = who('I', 18),
+  J = who('J', 19),
+  K = who('K', 20);
+const tieHigh = who('tieHigh', 31),
+  tieLow = who('tieLow', 30); // equal stats: platformId decides
 const crafted: [Who, number, number][] = [
-  [A, 4, 2], [B, 4, 1], [C, 2, 0], [D, 2, 1], [E, 0, 3], [F, 0, 1], [tieHigh, 1, 1], [tieLow, 1, 1],
-  [G, 3, 0], [H, 0, 7], [I, 1, 3], [J, 2, 6], [K, 5, 3],
+  [A, 4, 2],
+  [B, 4, 1],
+  [C, 2, 0],
+  [D, 2, 1],
+  [E, 0, 3],
+  [F, 0, 1],
+  [tieHigh, 1, 1],
+  [tieLow, 1, 1],
+  [G, 3, 0],
+  [H, 0, 7],
+  [I, 1, 3],
+  [J, 2, 6],
+  [K, 5, 3],
 ];
 const expectedOrder = {
   points: [K, B, A, G, C, D, J, tieLow, tieHigh, I, F, E, H],
@@ -77,7 +107,8 @@ async function craftedServer(t: ExecutionContext): Promise<Tenant> {
   const res = await ingest(env, a, [
     ...craftedKills(crafted, now - 100_000),
     // Not ranked: only presence, only shots.
-    ev.presence('player.connect', now - 5000, 900), ev.presence('player.heartbeat', now - 4000, 900),
+    ev.presence('player.connect', now - 5000, 900),
+    ev.presence('player.heartbeat', now - 4000, 900),
     ev.shots(now - 3000, 901, 30, 10),
   ]);
   t.is(res.status, 200);
@@ -89,13 +120,18 @@ test('defaults: sort points, limit 25, offset 0', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
   // 30 ranked players: killer i (0..14) kills its own victim 100 + i, i + 1 times.
-  const events = Array.from({ length: 15 }, (_, i) => Array.from({ length: i + 1 }, (_, k) => ev.kill(now - 60_000 + i * 100 + k, i, 100 + i))).flat();
+  const events = Array.from({ length: 15 }, (_, i) =>
+    Array.from({ length: i + 1 }, (_, k) => ev.kill(now - 60_000 + i * 100 + k, i, 100 + i)),
+  ).flat();
   t.is((await ingest(env, a, events)).status, 200);
   const page = await board(t, a);
   t.is(page.sort, 'points');
   t.is(page.total, 30);
   t.is(page.players.length, 25);
-  t.deepEqual(page.players.map((p) => p.rank), Array.from({ length: 25 }, (_, i) => i + 1));
+  t.deepEqual(
+    page.players.map((p) => p.rank),
+    Array.from({ length: 25 }, (_, i) => i + 1),
+  );
   t.is(page.players[0]!.platformId, player(14).platformId);
   t.is(page.players[0]!.points, 30);
   t.deepEqual(await board(t, a, '?sort=points&limit=25&offset=0'), page);
@@ -107,18 +143,32 @@ for (const sort of ['points', 'kills', 'kd'] as const) {
     const page = await board(t, a, `?sort=${sort}`);
     t.is(page.sort, sort);
     t.is(page.total, crafted.length, 'only players with a kill or a death are ranked');
-    t.deepEqual(page.players.map((p) => p.name), expectedOrder[sort].map((p) => p.name));
-    t.deepEqual(page.players.map((p) => p.rank), page.players.map((_, i) => i + 1));
+    t.deepEqual(
+      page.players.map((p) => p.name),
+      expectedOrder[sort].map((p) => p.name),
+    );
+    t.deepEqual(
+      page.players.map((p) => p.rank),
+      page.players.map((_, i) => i + 1),
+    );
     for (const p of page.players) {
       const [, kills, deaths] = crafted.find(([w]) => w.platformId === p.platformId)!;
       t.like(p, { kills, deaths, points: 2 * kills });
     }
     // Ranks stay 1-based positions in the whole order when paging.
-    for (const [offset, limit] of [[3, 4], [10, 5], [0, 1], [12, 1]] as const) {
+    for (const [offset, limit] of [
+      [3, 4],
+      [10, 5],
+      [0, 1],
+      [12, 1],
+    ] as const) {
       const slice = await board(t, a, `?sort=${sort}&offset=${offset}&limit=${limit}`);
       t.is(slice.total, crafted.length);
       t.deepEqual(slice.players, page.players.slice(offset, offset + limit), `offset ${offset} limit ${limit}`);
-      t.deepEqual(slice.players.map((p) => p.rank), slice.players.map((_, i) => offset + i + 1));
+      t.deepEqual(
+        slice.players.map((p) => p.rank),
+        slice.players.map((_, i) => offset + i + 1),
+      );
     }
     const beyond = await board(t, a, `?sort=${sort}&offset=13`);
     t.deepEqual(beyond, { total: crafted.length, sort, players: [] });
@@ -129,12 +179,23 @@ test('entry values: kd to 2 decimals, points = 2 x kills, headshots, mean kill d
   const a = await tenant(env.deps);
   const now = env.clock.now();
   const [p1, p2, p3, p4, p5] = [1, 2, 3, 4, 5].map((n) => player(n));
-  const kill = (ms: number, killer: Who, victim: Who, distance: number, isHeadshot = false) =>
-    ({ id: randomUUID(), type: 'kill', ts: ms, killer, victim, weapon: 'SVD', distance, isHeadshot });
+  const kill = (ms: number, killer: Who, victim: Who, distance: number, isHeadshot = false) => ({
+    id: randomUUID(),
+    type: 'kill',
+    ts: ms,
+    killer,
+    victim,
+    weapon: 'SVD',
+    distance,
+    isHeadshot,
+  });
   const res = await ingest(env, a, [
     // p1: 2 kills (100 m, 251 m; one headshot), no deaths; 120 s of play.
-    ev.presence('player.connect', now - 200_000, 1), ev.presence('player.heartbeat', now - 140_000, 1), ev.presence('player.heartbeat', now - 80_000, 1),
-    kill(now - 150_000, p1!, p2!, 100, true), kill(now - 149_000, p1!, p2!, 251),
+    ev.presence('player.connect', now - 200_000, 1),
+    ev.presence('player.heartbeat', now - 140_000, 1),
+    ev.presence('player.heartbeat', now - 80_000, 1),
+    kill(now - 150_000, p1!, p2!, 100, true),
+    kill(now - 149_000, p1!, p2!, 251),
     // p3: 5 kills, 3 deaths -> 1.67; p4: 1 kill, 3 deaths -> 0.33; p5: 2 kills, 3 deaths -> 0.67
     ...Array.from({ length: 5 }, (_, i) => kill(now - 100_000 + i, p3!, p4!, 10 * (i + 1))),
     ...Array.from({ length: 3 }, (_, i) => kill(now - 90_000 + i, p4!, p3!, 3)),
@@ -157,15 +218,39 @@ test('entry values: kd to 2 decimals, points = 2 x kills, headshots, mean kill d
 test('a mean kill distance is rounded to 2 decimals; a player with deaths only has null', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, [10, 20, 40].map((d, i) => ev.kill(now - 1000 + i, 1, 2, { distance: d })))).status, 200);
+  t.is(
+    (
+      await ingest(
+        env,
+        a,
+        [10, 20, 40].map((d, i) => ev.kill(now - 1000 + i, 1, 2, { distance: d })),
+      )
+    ).status,
+    200,
+  );
   const page = await board(t, a);
-  t.deepEqual(page.players.map((p) => [p.platformId, p.meanKillDistance, p.kd]), [[player(1).platformId, 23.33, 3], [player(2).platformId, null, 0]]);
+  t.deepEqual(
+    page.players.map((p) => [p.platformId, p.meanKillDistance, p.kd]),
+    [
+      [player(1).platformId, 23.33, 3],
+      [player(2).platformId, null, 0],
+    ],
+  );
 });
 
 test('total counts ranked players only: heartbeats or shots alone do not rank a player', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, [ev.presence('player.connect', now - 2000, 1), ev.presence('player.heartbeat', now - 1000, 1), ev.shots(now - 1000, 2, 10, 5)])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.presence('player.connect', now - 2000, 1),
+        ev.presence('player.heartbeat', now - 1000, 1),
+        ev.shots(now - 1000, 2, 10, 5),
+      ])
+    ).status,
+    200,
+  );
   t.deepEqual(await board(t, a), { total: 0, sort: 'points', players: [] });
   t.is((await ingest(env, a, [ev.kill(now - 500, 3, 3)])).status, 200); // a suicide: one death
   const page = await board(t, a, '?sort=kd');
@@ -175,7 +260,10 @@ test('total counts ranked players only: heartbeats or shots alone do not rank a 
   t.is((await ingest(env, a, [ev.kill(now - 400, 1, 4)])).status, 200);
   const after = await board(t, a);
   t.is(after.total, 3);
-  t.deepEqual(after.players.map((p) => p.platformId), [1, 3, 4].map((n) => player(n).platformId));
+  t.deepEqual(
+    after.players.map((p) => p.platformId),
+    [1, 3, 4].map((n) => player(n).platformId),
+  );
 });
 
 test('limit=1000 clamps to 100 for standard keys and 500 for partner keys', async (t) => {
@@ -197,13 +285,28 @@ test('limit=1000 clamps to 100 for standard keys and 500 for partner keys', asyn
   // The tail through a partner page: ranks continue from the offset.
   const tail = await board(t, partner, '?limit=1000&offset=500');
   t.is(tail.players.length, 50);
-  t.deepEqual(tail.players.map((p) => p.rank), Array.from({ length: 50 }, (_, i) => 501 + i));
+  t.deepEqual(
+    tail.players.map((p) => p.rank),
+    Array.from({ length: 50 }, (_, i) => 501 + i),
+  );
   t.deepEqual(new Set([...wide.players, ...tail.players].map((p) => p.platformId)).size, 550);
 });
 
 test('400 BAD_REQUEST for parameters outside their range or of the wrong kind', async (t) => {
   const a = await tenant(env.deps);
-  for (const query of ['limit=0', 'limit=1001', 'limit=-5', 'offset=-1', 'sort=foo', 'sort=POINTS', 'limit=abc', 'limit=1.5', 'offset=abc', 'limit=5&limit=6', 'sort=kd&sort=kills']) {
+  for (const query of [
+    'limit=0',
+    'limit=1001',
+    'limit=-5',
+    'offset=-1',
+    'sort=foo',
+    'sort=POINTS',
+    'limit=abc',
+    'limit=1.5',
+    'offset=abc',
+    'limit=5&limit=6',
+    'sort=kd&sort=kills',
+  ]) {
     assertError(t, await dataGet(env, a, `/servers/${a.serverId}/leaderboard?${query}`), 400, 'BAD_REQUEST', query);
   }
   // The range edges themselves are fine.
@@ -215,7 +318,14 @@ test('a cached page is refreshed once new kills are ingested', async (t) => {
   const now = env.clock.now();
   t.is((await ingest(env, a, [ev.kill(now - 5000, 1, 2), ev.kill(now - 4000, 1, 2), ev.kill(now - 3000, 3, 2)])).status, 200);
   const first = await board(t, a);
-  t.deepEqual(first.players.map((p) => [p.platformId, p.kills]), [[player(1).platformId, 2], [player(3).platformId, 1], [player(2).platformId, 0]]);
+  t.deepEqual(
+    first.players.map((p) => [p.platformId, p.kills]),
+    [
+      [player(1).platformId, 2],
+      [player(3).platformId, 1],
+      [player(2).platformId, 0],
+    ],
+  );
   t.truthy(await env.deps.redis.hget(serverKeys(a.serverId).pages, 'lb:points:0:25'), 'the page was cached');
   t.deepEqual(await board(t, a), first, 'served again unchanged');
   const kd = await board(t, a, '?sort=kd');
@@ -223,8 +333,18 @@ test('a cached page is refreshed once new kills are ingested', async (t) => {
   // Player 3 overtakes player 1.
   t.is((await ingest(env, a, [ev.kill(now - 2000, 3, 2), ev.kill(now - 1500, 3, 1), ev.kill(now - 1000, 3, 1)])).status, 200);
   const second = await board(t, a);
-  t.deepEqual(second.players.map((p) => [p.platformId, p.kills, p.deaths]), [[player(3).platformId, 4, 0], [player(1).platformId, 2, 2], [player(2).platformId, 0, 4]]);
-  t.deepEqual(second.players.map((p) => p.rank), [1, 2, 3]);
+  t.deepEqual(
+    second.players.map((p) => [p.platformId, p.kills, p.deaths]),
+    [
+      [player(3).platformId, 4, 0],
+      [player(1).platformId, 2, 2],
+      [player(2).platformId, 0, 4],
+    ],
+  );
+  t.deepEqual(
+    second.players.map((p) => p.rank),
+    [1, 2, 3],
+  );
   t.notDeepEqual(await board(t, a, '?sort=kd'), kd, 'every cached sort is dropped');
   // A change that touches only presence still drops the cache, and nothing is served stale.
   t.is((await ingest(env, a, [ev.presence('player.heartbeat', now - 500, 1, { name: 'renamed' })])).status, 200);
@@ -250,10 +370,13 @@ test('the page cache is bounded: distinct offsets and limits keep at most maxSto
   t.true(firstTtl > 0);
   for (let offset = 1; offset <= maxStoredPages + 40; offset++) await board(t, a, `?offset=${offset}&limit=${1 + (offset % 3)}`);
   t.is(await env.deps.redis.hlen(k.pages), maxStoredPages, 'the hash stops growing at the cap');
-  t.true(await env.deps.redis.pttl(k.pages) <= firstTtl, 'the expiry set on creation is not extended');
+  t.true((await env.deps.redis.pttl(k.pages)) <= firstTtl, 'the expiry set on creation is not extended');
   const local = env.deps.caches.serverReads.get(a.serverId);
   t.truthy(local, 'the in-process copy is there');
   t.true(local!.values.size <= maxStoredPages + 1, 'the in-process copy is bounded too');
   // Pages past the cap are still served correctly.
-  t.deepEqual((await board(t, a, '?offset=0&limit=25')).players.map((p) => p.platformId), [player(1).platformId, player(2).platformId]);
+  t.deepEqual(
+    (await board(t, a, '?offset=0&limit=25')).players.map((p) => p.platformId),
+    [player(1).platformId, player(2).platformId],
+  );
 });

@@ -17,7 +17,13 @@ test.after.always(async () => {
 interface OpenApiDocument {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }> }
+    >
+  >;
 }
 
 const fetchDocument = async () => {
@@ -65,9 +71,19 @@ test('every route registered in the app is in the document, and every documented
   const { doc } = await fetchDocument();
   const routes = registeredRoutes();
   t.true(routes.length >= 8, `found the routers' routes: ${routes.join(', ')}`);
-  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`)).sort();
-  t.deepEqual(routes.filter((r) => !documented.includes(r)), [], 'routes missing from the document');
-  t.deepEqual(documented.filter((d) => !routes.includes(d)), [], 'documented operations that are no route');
+  const documented = Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`))
+    .sort();
+  t.deepEqual(
+    routes.filter((r) => !documented.includes(r)),
+    [],
+    'routes missing from the document',
+  );
+  t.deepEqual(
+    documented.filter((d) => !routes.includes(d)),
+    [],
+    'documented operations that are no route',
+  );
   t.deepEqual(operations.map((op) => `${op.method} ${op.path}`).sort(), documented);
 });
 
@@ -91,9 +107,19 @@ test('the Data API operations document their parameters, errors and response sch
     for (const status of ['401', '429', '503']) t.truthy(op.responses[status], `${path} documents ${status}`);
     if (path.includes('{serverId}')) {
       t.truthy(op.responses['404'], `${path} documents 404`);
-      t.true(op.parameters?.some((p) => p.name === 'serverId' && p.in === 'path'), `${path} documents serverId`);
+      t.true(
+        op.parameters?.some((p) => p.name === 'serverId' && p.in === 'path'),
+        `${path} documents serverId`,
+      );
     }
-    t.deepEqual((op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort(), query, `${path} query parameters`);
+    t.deepEqual(
+      (op.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort(),
+      query,
+      `${path} query parameters`,
+    );
     if (query.length > 0) t.truthy(op.responses['400'], `${path} documents 400`);
   }
 });

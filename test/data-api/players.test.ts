@@ -34,7 +34,11 @@ const ids = (body: OnlinePlayers) => body.players.map((p) => p.platformId).sort(
 test.serial('a player whose last presence is 89 s old is listed, 91 s old is not', async (t) => {
   const a = await tenant(env.deps);
   const heartbeatMs = env.clock.now();
-  t.is((await ingest(env, a, [ev.presence('player.connect', heartbeatMs - 30_000, 1), ev.presence('player.heartbeat', heartbeatMs, 1)])).status, 200);
+  t.is(
+    (await ingest(env, a, [ev.presence('player.connect', heartbeatMs - 30_000, 1), ev.presence('player.heartbeat', heartbeatMs, 1)]))
+      .status,
+    200,
+  );
   env.clock.set(heartbeatMs + 89_000);
   t.deepEqual(ids(await online(t, a)), [player(1).platformId], 'at 89 s');
   env.clock.set(heartbeatMs + 91_000);
@@ -57,18 +61,37 @@ test.serial('each player has their own window: the one seen 91 s ago drops out, 
 test('a disconnect removes the player at once; the others stay', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, [
-    ev.presence('player.connect', now - 20_000, 1), ev.presence('player.connect', now - 20_000, 2), ev.presence('player.connect', now - 20_000, 3),
-  ])).status, 200);
-  t.deepEqual(ids(await online(t, a)), [1, 2, 3].map((n) => player(n).platformId));
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.presence('player.connect', now - 20_000, 1),
+        ev.presence('player.connect', now - 20_000, 2),
+        ev.presence('player.connect', now - 20_000, 3),
+      ])
+    ).status,
+    200,
+  );
+  t.deepEqual(
+    ids(await online(t, a)),
+    [1, 2, 3].map((n) => player(n).platformId),
+  );
   t.is((await ingest(env, a, [ev.presence('player.disconnect', now - 1000, 2)])).status, 200);
-  t.deepEqual(ids(await online(t, a)), [1, 3].map((n) => player(n).platformId));
+  t.deepEqual(
+    ids(await online(t, a)),
+    [1, 3].map((n) => player(n).platformId),
+  );
   // Connect and disconnect in one batch: not online.
   t.is((await ingest(env, a, [ev.presence('player.connect', now - 900, 4), ev.presence('player.disconnect', now - 800, 4)])).status, 200);
-  t.deepEqual(ids(await online(t, a)), [1, 3].map((n) => player(n).platformId));
+  t.deepEqual(
+    ids(await online(t, a)),
+    [1, 3].map((n) => player(n).platformId),
+  );
   // A reconnect after a disconnect is online again.
   t.is((await ingest(env, a, [ev.presence('player.connect', now - 500, 2)])).status, 200);
-  t.deepEqual(ids(await online(t, a)), [1, 2, 3].map((n) => player(n).platformId));
+  t.deepEqual(
+    ids(await online(t, a)),
+    [1, 2, 3].map((n) => player(n).platformId),
+  );
 });
 
 test('count equals players.length, for none, one and many players', async (t) => {
@@ -97,11 +120,16 @@ test('coordinates sent with presence events never appear in a response nor in th
   const a = await tenant(env.deps);
   const now = env.clock.now();
   const coords = { x: 7345.875, y: 201.0625, z: 2891.4375 };
-  t.is((await ingest(env, a, [
-    ev.presence('player.connect', now - 3000, 1, coords),
-    ev.presence('player.heartbeat', now - 2000, 1, { ...coords, coordinates: [coords.x, coords.y, coords.z] }),
-    ev.presence('player.heartbeat', now - 1000, 2, { ...coords, position: coords }),
-  ])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.presence('player.connect', now - 3000, 1, coords),
+        ev.presence('player.heartbeat', now - 2000, 1, { ...coords, coordinates: [coords.x, coords.y, coords.z] }),
+        ev.presence('player.heartbeat', now - 1000, 2, { ...coords, position: coords }),
+      ])
+    ).status,
+    200,
+  );
   const res = await dataGet(env, a, `/servers/${a.serverId}/players`);
   t.is(res.status, 200);
   assertSchema(t, 'online-players.json', res.body);
@@ -122,13 +150,21 @@ test('names update: the newest name of a player is shown', async (t) => {
   t.is((await ingest(env, a, [ev.presence('player.heartbeat', now - 4000, 1, { name: 'New Name' })])).status, 200);
   t.deepEqual((await online(t, a)).players, [{ platformId: player(1).platformId, name: 'New Name' }]);
   // Within one batch the newest event's name wins, whatever the order in the batch.
-  t.is((await ingest(env, a, [
-    ev.presence('player.heartbeat', now - 1000, 1, { name: 'Newest' }),
-    ev.presence('player.heartbeat', now - 2000, 1, { name: 'Older' }),
-  ])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.presence('player.heartbeat', now - 1000, 1, { name: 'Newest' }),
+        ev.presence('player.heartbeat', now - 2000, 1, { name: 'Older' }),
+      ])
+    ).status,
+    200,
+  );
   t.deepEqual((await online(t, a)).players, [{ platformId: player(1).platformId, name: 'Newest' }]);
   // A kill carries a name too.
-  t.is((await ingest(env, a, [ev.kill(now - 500, 1, 2, { killer: { platformId: player(1).platformId, name: 'Renamed In Fight' } })])).status, 200);
+  t.is(
+    (await ingest(env, a, [ev.kill(now - 500, 1, 2, { killer: { platformId: player(1).platformId, name: 'Renamed In Fight' } })])).status,
+    200,
+  );
   t.deepEqual((await online(t, a)).players, [{ platformId: player(1).platformId, name: 'Renamed In Fight' }]);
   const board = await dataGet(env, a, `/servers/${a.serverId}/leaderboard`);
   t.is(board.status, 200);

@@ -16,16 +16,25 @@ test.after.always(async () => {
 });
 
 const bound = 2 ** 26 - 1;
-const count = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(bound - 1, bound, bound + 1));
+const count = fc.oneof(
+  fc.integer({ min: 0, max: 1000 }),
+  fc.integer({ min: 0, max: 2 ** 31 }),
+  fc.constantFrom(bound - 1, bound, bound + 1),
+);
 const clamp = (n: number) => Math.min(n, bound);
 
 test('property: the kills score is exact and orders by kills desc, then deaths asc', (t) => {
-  fc.assert(fc.property(count, count, count, count, (k1, d1, k2, d2) => {
-    const [s1, s2] = [rankingScores({ kills: k1, deaths: d1 }).kills, rankingScores({ kills: k2, deaths: d2 }).kills].map(Number) as [number, number];
-    t.true(Number.isSafeInteger(s1) && String(s1) === rankingScores({ kills: k1, deaths: d1 }).kills);
-    const expected = clamp(k2) - clamp(k1) || clamp(d1) - clamp(d2);
-    return Math.sign(s1 - s2) === Math.sign(expected);
-  }));
+  fc.assert(
+    fc.property(count, count, count, count, (k1, d1, k2, d2) => {
+      const [s1, s2] = [rankingScores({ kills: k1, deaths: d1 }).kills, rankingScores({ kills: k2, deaths: d2 }).kills].map(Number) as [
+        number,
+        number,
+      ];
+      t.true(Number.isSafeInteger(s1) && String(s1) === rankingScores({ kills: k1, deaths: d1 }).kills);
+      const expected = clamp(k2) - clamp(k1) || clamp(d1) - clamp(d2);
+      return Math.sign(s1 - s2) === Math.sign(expected);
+    }),
+  );
   t.pass();
 });
 
@@ -40,32 +49,47 @@ const kdCount = fc.oneof(
 // sides of a bound, decided by kills, then deaths.
 const killsAndDeaths = fc.oneof(
   fc.tuple(kdCount, kdCount),
-  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(1, 8_191, 16_383, 16_384, 20_000, 40_000, 1_000_000))
+  fc
+    .tuple(
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.constantFrom(1, 8_191, 16_383, 16_384, 20_000, 40_000, 1_000_000),
+    )
     .map(([k, d, times]): [number, number] => [k * times, d * times]),
 );
 const maxCount = 10 ** 10 - 1;
 const kd100 = (k: number, d: number) => Math.round(kdOf(k, d) * 100);
 /** The rule, as written: kd desc, kills desc, deaths asc (past 10^10 - 1, ranked as it), platform id asc. */
 const byRule = (a: Ranked, b: Ranked) =>
-  kd100(b.kills, b.deaths) - kd100(a.kills, a.deaths) || Math.min(b.kills, maxCount) - Math.min(a.kills, maxCount) ||
-  Math.min(a.deaths, maxCount) - Math.min(b.deaths, maxCount) || (a.platformId < b.platformId ? -1 : 1);
-interface Ranked { platformId: string; kills: number; deaths: number }
+  kd100(b.kills, b.deaths) - kd100(a.kills, a.deaths) ||
+  Math.min(b.kills, maxCount) - Math.min(a.kills, maxCount) ||
+  Math.min(a.deaths, maxCount) - Math.min(b.deaths, maxCount) ||
+  (a.platformId < b.platformId ? -1 : 1);
+interface Ranked {
+  platformId: string;
+  kills: number;
+  deaths: number;
+}
 
 test('property: Redis orders the kd ranking as the rule, whichever kind of member each player holds', async (t) => {
   let run = 0;
-  await fc.assert(fc.asyncProperty(fc.array(killsAndDeaths, { minLength: 1, maxLength: 12 }), async (counts) => {
-    const key = `kd-order:${run++}`;
-    // Platform ids in an order of their own, so a tie broken by the id is told apart from one kept in insertion order.
-    const players: Ranked[] = counts.map(([kills, deaths], i) => ({ platformId: `76561198${String((i * 7919) % 1000).padStart(9, '0')}`, kills, deaths }))
-      .filter((p) => p.kills + p.deaths > 0);
-    if (players.length === 0) return true;
-    const args = players.flatMap((p) => [rankingScores(p).kd, rankingMemberOf(p.platformId, p)!]);
-    for (const score of args.filter((_, i) => i % 2 === 0)) t.true(Number.isSafeInteger(Number(score)), `score ${score} is exact`);
-    await env.deps.redis.zadd(key, ...args);
-    const order = (await env.deps.redis.zrange(key, 0, -1)).map(memberPlatformId);
-    await env.deps.redis.del(key);
-    return JSON.stringify(order) === JSON.stringify([...players].sort(byRule).map((p) => p.platformId));
-  }), { numRuns: 300 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(killsAndDeaths, { minLength: 1, maxLength: 12 }), async (counts) => {
+      const key = `kd-order:${run++}`;
+      // Platform ids in an order of their own, so a tie broken by the id is told apart from one kept in insertion order.
+      const players: Ranked[] = counts
+        .map(([kills, deaths], i) => ({ platformId: `76561198${String((i * 7919) % 1000).padStart(9, '0')}`, kills, deaths }))
+        .filter((p) => p.kills + p.deaths > 0);
+      if (players.length === 0) return true;
+      const args = players.flatMap((p) => [rankingScores(p).kd, rankingMemberOf(p.platformId, p)!]);
+      for (const score of args.filter((_, i) => i % 2 === 0)) t.true(Number.isSafeInteger(Number(score)), `score ${score} is exact`);
+      await env.deps.redis.zadd(key, ...args);
+      const order = (await env.deps.redis.zrange(key, 0, -1)).map(memberPlatformId);
+      await env.deps.redis.del(key);
+      return JSON.stringify(order) === JSON.stringify([...players].sort(byRule).map((p) => p.platformId));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('a player of a real server holds the kd ranking by its platform id; past 32,766 kills or deaths, by "#" and its tie-breakers', (t) => {

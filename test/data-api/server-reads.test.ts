@@ -15,7 +15,12 @@ function gatedLoad<T>() {
     calls += 1;
     return new Promise<T | null>((resolve, reject) => gates.push({ resolve, reject }));
   };
-  return { load, calls: () => calls, answer: (i: number, v: T | null) => gates[i]!.resolve(v), fail: (i: number, e: Error) => gates[i]!.reject(e) };
+  return {
+    load,
+    calls: () => calls,
+    answer: (i: number, v: T | null) => gates[i]!.resolve(v),
+    fail: (i: number, e: Error) => gates[i]!.reject(e),
+  };
 }
 
 test('reads that miss while a load is under way wait for it: one load, one value, then kept', async (t) => {

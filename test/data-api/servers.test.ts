@@ -21,7 +21,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 test('server status shows the latest metrics sample and online within 120 s', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  t.is((await ingest(env, a, [ev.status(now - 1000, { players: 12, fps: 59.5, uptimeSeconds: 600, map: 'chernarusplus', gameVersion: '1.26' })])).status, 200);
+  t.is(
+    (
+      await ingest(env, a, [
+        ev.status(now - 1000, { players: 12, fps: 59.5, uptimeSeconds: 600, map: 'chernarusplus', gameVersion: '1.26' }),
+      ])
+    ).status,
+    200,
+  );
   const res = await dataGet(env, a, `/servers/${a.serverId}`);
   t.is(res.status, 200);
   assertSchema(t, 'server-status.json', res.body);
@@ -46,9 +53,18 @@ test('the list orders by lastSeenAt newest first, then never-seen servers newest
   t.is(res.status, 200);
   assertSchema(t, 'server-list.json', res.body);
   const servers = res.body.servers as { id: string; name: string; lastSeenAt: string | null }[];
-  t.deepEqual(servers.map((s) => s.name), ['server four', 'server three', 'server two', 'server five', 'server one']);
-  t.deepEqual(servers.map((s) => s.lastSeenAt), [iso(now - 1000), iso(now - 10_000), iso(now - 30_000), null, null]);
-  t.deepEqual(servers.map((s) => s.id), [four.server.id, three.server.id, two.server.id, five.server.id, a.serverId]);
+  t.deepEqual(
+    servers.map((s) => s.name),
+    ['server four', 'server three', 'server two', 'server five', 'server one'],
+  );
+  t.deepEqual(
+    servers.map((s) => s.lastSeenAt),
+    [iso(now - 1000), iso(now - 10_000), iso(now - 30_000), null, null],
+  );
+  t.deepEqual(
+    servers.map((s) => s.id),
+    [four.server.id, three.server.id, two.server.id, five.server.id, a.serverId],
+  );
 });
 
 test('a revoked server is absent from the list and 404 on every per-server route', async (t) => {
@@ -64,7 +80,10 @@ test('a revoked server is absent from the list and 404 on every per-server route
   const list = await dataGet(env, a, '/servers');
   t.is(list.status, 200);
   assertSchema(t, 'server-list.json', list.body);
-  t.deepEqual((list.body.servers as { id: string }[]).map((s) => s.id), [kept.server.id]);
+  t.deepEqual(
+    (list.body.servers as { id: string }[]).map((s) => s.id),
+    [kept.server.id],
+  );
   for (const path of perServerPaths(a.serverId)) assertError(t, await dataGet(env, a, path), 404, 'NOT_FOUND', path);
 });
 
@@ -75,8 +94,16 @@ test('status metrics are null before any sample, and a status without metrics ke
   t.is(fresh.status, 200);
   assertSchema(t, 'server-status.json', fresh.body);
   t.deepEqual(fresh.body, {
-    id: a.serverId, name: 'server one', map: null, gameVersion: null, online: false, lastSeenAt: null,
-    players: null, fps: null, uptimeSeconds: null, metricsAt: null,
+    id: a.serverId,
+    name: 'server one',
+    map: null,
+    gameVersion: null,
+    online: false,
+    lastSeenAt: null,
+    players: null,
+    fps: null,
+    uptimeSeconds: null,
+    metricsAt: null,
   });
 
   t.is((await ingest(env, a, [ev.status(now - 2000, { map: 'livonia' })])).status, 200);
@@ -84,8 +111,16 @@ test('status metrics are null before any sample, and a status without metrics ke
   t.is(res.status, 200);
   assertSchema(t, 'server-status.json', res.body);
   t.deepEqual(res.body, {
-    id: a.serverId, name: 'server one', map: 'livonia', gameVersion: null, online: true, lastSeenAt: iso(now - 2000),
-    players: null, fps: null, uptimeSeconds: null, metricsAt: null,
+    id: a.serverId,
+    name: 'server one',
+    map: 'livonia',
+    gameVersion: null,
+    online: true,
+    lastSeenAt: iso(now - 2000),
+    players: null,
+    fps: null,
+    uptimeSeconds: null,
+    metricsAt: null,
   });
 });
 

@@ -17,7 +17,9 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
   t.teardown(env.close);
   const file = join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json');
   const first = await loadDemo(env.deps, file);
-  const leaderboard = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)).body;
+  const leaderboard = (
+    await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)
+  ).body;
   env.clock.advance(60_000); // a later run: its session log is a new file
   const second = await loadDemo(env.deps, file);
   t.deepEqual({ ...second, agent: undefined }, { ...first, agent: undefined }, 'the same account, key and tokens');
@@ -26,21 +28,32 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
   t.true(second.agent.accepted > 0 && second.agent.accepted < 40, 'only the session (presence) is new');
   const keys = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [first.accountId]);
   t.is(keys.rows[0]!.n, 1, 'no second key minted');
-  const again = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)).body;
-  t.deepEqual(again.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
+  const again = (
+    await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)
+  ).body;
+  t.deepEqual(
+    again.players.map((p: { kills: number }) => p.kills),
+    leaderboard.players.map((p: { kills: number }) => p.kills),
+    'nothing counted twice',
+  );
   const printed = demoInstructions(second, 3000);
   t.is(second.servers.length, 2);
   // The printed dashboard sign-in works, and is the same on a re-run.
   t.true(printed.includes(`Dashboard: http://127.0.0.1:3000/  (sign in as demo-admin / ${second.admin.password}`));
   const login = await env.request.post('/api/auth/login').send({ username: second.admin.username, password: second.admin.password });
   t.is(login.status, 200);
-  t.true(second.admin.operator, 'on a fresh database the demo community is the operator\'s');
+  t.true(second.admin.operator, "on a fresh database the demo community is the operator's");
   // The banned player of the printed public page has the demo community's approved pool entry.
   t.true(printed.includes(`/p/${second.poolPlayer}`));
   const entries = await env.request.get(`/api/v1/trust/${second.poolPlayer}/entries`);
-  t.deepEqual(entries.body.entries.map((e: { community: string; status: string }) => [e.community, e.status]), [['Demo Community', 'active']]);
+  t.deepEqual(
+    entries.body.entries.map((e: { community: string; status: string }) => [e.community, e.status]),
+    [['Demo Community', 'active']],
+  );
   // A day of status samples for the chart, stored once however often the demo runs.
-  const samples = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM server_metrics WHERE server_id = $1', [second.servers[1]!.id]);
+  const samples = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM server_metrics WHERE server_id = $1', [
+    second.servers[1]!.id,
+  ]);
   t.true(samples.rows[0]!.n >= 144 && samples.rows[0]!.n <= 147, `${samples.rows[0]!.n} samples`);
   for (const server of second.servers) {
     t.true(printed.includes(server.ingestToken), `the token of ${server.name} is printed`);
@@ -48,13 +61,24 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
   }
   // A fresh clone against the same database (no saved credentials, a day later): its history is
   // the same events again.
-  const kills = async () => (await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = ANY($1::uuid[])', [second.servers.map((s) => s.id)])).rows[0]!.n;
+  const kills = async () =>
+    (
+      await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = ANY($1::uuid[])', [
+        second.servers.map((s) => s.id),
+      ])
+    ).rows[0]!.n;
   const killsBefore = await kills();
   env.clock.advance(24 * 3600_000);
   const clone = await loadDemo(env.deps, join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
   t.true(clone.agent.duplicates > 400, 'the history counted once');
-  const fromClone = (await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', clone.apiKey)).body;
-  t.deepEqual(fromClone.players.map((p: { kills: number }) => p.kills), leaderboard.players.map((p: { kills: number }) => p.kills), 'nothing counted twice');
+  const fromClone = (
+    await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', clone.apiKey)
+  ).body;
+  t.deepEqual(
+    fromClone.players.map((p: { kills: number }) => p.kills),
+    leaderboard.players.map((p: { kills: number }) => p.kills),
+    'nothing counted twice',
+  );
   t.is(await kills(), killsBefore, 'no kill of either server stored twice');
 });
 

@@ -23,7 +23,6 @@ test.after.always(async () => {
   await env?.close();
 });
 
-
 async function accepted(t: ExecutionContext, a: Tenant, events: unknown[]) {
   const res = await ingest(env, a, events);
   t.is(res.status, 200, JSON.stringify(res.body).slice(0, 300));
@@ -92,7 +91,6 @@ function spyLog() {
   return { log, lines };
 }
 
-
 test.serial('after Redis loses everything, rebuildDerivedState answers exactly as before', async (t) => {
   const a = await seeded(t);
   const b = await seeded(t);
@@ -104,7 +102,10 @@ test.serial('after Redis loses everything, rebuildDerivedState answers exactly a
   const board = before.a[`/servers/${a.serverId}/leaderboard?sort=points&limit=100`] as { total: number };
   t.is(board.total, 4);
   t.is((before.a[`/servers/${a.serverId}/players`] as { count: number }).count, 3);
-  t.deepEqual((board as unknown as { players: { playMinutes: number }[] }).players.map((p) => p.playMinutes), [1, 1, 0, 0]);
+  t.deepEqual(
+    (board as unknown as { players: { playMinutes: number }[] }).players.map((p) => p.playMinutes),
+    [1, 1, 0, 0],
+  );
 
   t.true((await deleteAllKeys(env.deps)) > 0);
   t.deepEqual(await prefixedKeys(env.deps), []);
@@ -139,7 +140,10 @@ test.serial('a rebuild leaves out revoked servers and keeps the others', async (
   await deleteAllKeys(env.deps);
   await rebuildDerivedState(env.deps);
   t.deepEqual(await answers(t, kept), before);
-  t.false((await prefixedKeys(env.deps)).some((k) => k.includes(gone.serverId)), 'no key of the revoked server');
+  t.false(
+    (await prefixedKeys(env.deps)).some((k) => k.includes(gone.serverId)),
+    'no key of the revoked server',
+  );
 });
 
 test.serial('the worker job rebuilds a server whose Redis state is gone, and nothing while it is complete', async (t) => {
@@ -162,7 +166,11 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   await deleteAllKeys(env.deps);
   const missing = spyLog();
   await runJob({ ...env.deps, log: missing.log }, job);
-  t.deepEqual(missing.lines.filter((l) => l.level >= 50), [], 'no job failure');
+  t.deepEqual(
+    missing.lines.filter((l) => l.level >= 50),
+    [],
+    'no job failure',
+  );
   const done = missing.lines.find((l) => l.msg === 'job done');
   t.is(done?.job, 'reconcile-derived-state');
   t.true((done?.result as { rebuilt: string[] }).rebuilt.includes(a.serverId));
@@ -198,29 +206,42 @@ async function rebuiltFromEarlierLayout(t: ExecutionContext, toEarlierLayout: (k
   const k = serverKeys(a.serverId);
   await toEarlierLayout(k);
   t.is(await appliedVersion(env.deps.redis, a.serverId), null, 'read as missing');
-  await runJob(env.deps, jobs.find((j) => j.name === 'reconcile-derived-state')!);
+  await runJob(
+    env.deps,
+    jobs.find((j) => j.name === 'reconcile-derived-state')!,
+  );
   t.deepEqual(await answers(t, a), before);
   return k;
 }
 
-test.serial('a server whose derived state is of the earlier layout reads as missing, and the job rebuilds it and removes the retired keys', async (t) => {
-  // Its state hash under the old name, and a points ranking of its own.
-  const k = await rebuiltFromEarlierLayout(t, async (k) => {
-    await env.deps.redis.rename(k.meta, k.retired[0]!);
-    await env.deps.redis.zadd(k.retired[1]!, -2, `0000000001:${player(1).platformId}`);
-  });
-  t.is(await env.deps.redis.exists(k.retired[0]!, k.retired[1]!), 0, 'the retired keys are gone');
-});
+test.serial(
+  'a server whose derived state is of the earlier layout reads as missing, and the job rebuilds it and removes the retired keys',
+  async (t) => {
+    // Its state hash under the old name, and a points ranking of its own.
+    const k = await rebuiltFromEarlierLayout(t, async (k) => {
+      await env.deps.redis.rename(k.meta, k.retired[0]!);
+      await env.deps.redis.zadd(k.retired[1]!, -2, `0000000001:${player(1).platformId}`);
+    });
+    t.is(await env.deps.redis.exists(k.retired[0]!, k.retired[1]!), 0, 'the retired keys are gone');
+  },
+);
 
-test.serial('a server whose kd ranking held the tie-breakers in every member reads as missing, and the job rebuilds it in the new layout', async (t) => {
-  // Its state hash under the name it had then, and members "<kills><deaths>:<id>" scored -kd x 100.
-  let ids: string[] = [];
-  const k = await rebuiltFromEarlierLayout(t, async (k) => {
-    await env.deps.redis.rename(k.meta, k.retired[2]!);
-    ids = await env.deps.redis.zrange(k.ranking('kd'), 0, -1);
-    await env.deps.redis.del(k.ranking('kd'));
-    for (const id of ids) await env.deps.redis.zadd(k.ranking('kd'), -100, `99999999990000000001:${id}`);
-  });
-  t.is(await env.deps.redis.exists(k.retired[2]!), 0, 'the retired state hash is gone');
-  t.deepEqual((await env.deps.redis.zrange(k.ranking('kd'), 0, -1)).sort(), ids.sort(), 'the kd ranking holds each player once, by platform id');
-});
+test.serial(
+  'a server whose kd ranking held the tie-breakers in every member reads as missing, and the job rebuilds it in the new layout',
+  async (t) => {
+    // Its state hash under the name it had then, and members "<kills><deaths>:<id>" scored -kd x 100.
+    let ids: string[] = [];
+    const k = await rebuiltFromEarlierLayout(t, async (k) => {
+      await env.deps.redis.rename(k.meta, k.retired[2]!);
+      ids = await env.deps.redis.zrange(k.ranking('kd'), 0, -1);
+      await env.deps.redis.del(k.ranking('kd'));
+      for (const id of ids) await env.deps.redis.zadd(k.ranking('kd'), -100, `99999999990000000001:${id}`);
+    });
+    t.is(await env.deps.redis.exists(k.retired[2]!), 0, 'the retired state hash is gone');
+    t.deepEqual(
+      (await env.deps.redis.zrange(k.ranking('kd'), 0, -1)).sort(),
+      ids.sort(),
+      'the kd ranking holds each player once, by platform id',
+    );
+  },
+);

@@ -23,13 +23,15 @@ test.after.always(async () => {
 
 const cheater = '76561198000000042';
 
-test('a ban made on the Bans page is in the ban file and the server\'s ban list until it is lifted', async (t) => {
+test("a ban made on the Bans page is in the ban file and the server's ban list until it is lifted", async (t) => {
   // The operator's own server, its ban file on the service's host.
   const dir = await gameFilesDirFor(t, 'e2e-bans-');
   const { env, base } = await e2eWorld(t, { GAME_FILES_DIR: dir });
   const owner = await setupOperator(env, 'owner');
   const banFile = join(dir, 'ban.txt');
-  const server = (await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', banFilePath: 'ban.txt' })).body.server as { id: string };
+  const server = (await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1', banFilePath: 'ban.txt' })).body.server as {
+    id: string;
+  };
   await drainSyncRequests(env.deps);
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);
@@ -73,7 +75,7 @@ test('a ban made on the Bans page is in the ban file and the server\'s ban list 
   t.is(await readFile(banFile, 'utf8'), '76561198000000043\r\n' + `${dayzIdOf('76561198000000043')}\r\n`);
   await page.goto(`/servers/${server.id}`);
   await list.locator('tbody tr').first().waitFor();
-  t.false(await list.getByText('Rexx').isVisible(), 'gone from the server\'s ban list');
+  t.false(await list.getByText('Rexx').isVisible(), "gone from the server's ban list");
   noScriptErrors(t, page);
 });
 
@@ -123,12 +125,16 @@ test('a queue entry for chosen servers and some days, extended, then removed; it
   noScriptErrors(t, page);
 });
 
-test('another community\'s ban imported by its id; an own ban submitted to the trust pool', async (t) => {
+test("another community's ban imported by its id; an own ban submitted to the trust pool", async (t) => {
   const { env, base } = await e2eWorld(t);
   const owner = await setupOperator(env, 'owner');
   const other = await userWithRole(env, 'moderator');
-  const shared = (await call(env, other, 'post', '/api/bans', { platformId: '76561198000000055', playerName: 'Dupe Dan', reason: 'duping' })).body as { id: string };
-  const own = (await call(env, owner, 'post', '/api/bans', { platformId: '76561198000000056', playerName: 'Wall Walter', reason: 'wallhack' })).body as { id: string };
+  const shared = (
+    await call(env, other, 'post', '/api/bans', { platformId: '76561198000000055', playerName: 'Dupe Dan', reason: 'duping' })
+  ).body as { id: string };
+  const own = (
+    await call(env, owner, 'post', '/api/bans', { platformId: '76561198000000056', playerName: 'Wall Walter', reason: 'wallhack' })
+  ).body as { id: string };
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);
 
@@ -143,14 +149,26 @@ test('another community\'s ban imported by its id; an own ban submitted to the t
   t.regex(await importForm.getByRole('alert').innerText(), /^The player already has a ban in force/);
 
   const row = page.getByRole('row').filter({ hasText: 'Wall Walter' });
-  t.false(await page.getByRole('row').filter({ hasText: 'Dupe Dan' }).getByRole('button', { name: /Submit to the pool/ }).isVisible(), 'an imported ban is no evidence of this community');
+  t.false(
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Dupe Dan' })
+      .getByRole('button', { name: /Submit to the pool/ })
+      .isVisible(),
+    'an imported ban is no evidence of this community',
+  );
   await row.getByRole('button', { name: /Submit to the pool/ }).click();
   const form = page.getByRole('region', { name: 'Submit the ban of Wall Walter to the trust pool' });
   await form.getByLabel('Category').selectOption('cheating');
   await form.getByLabel('Evidence links (optional)').fill('https://example.org/walter-clip\nhttps://example.org/walter-log');
   await form.getByRole('button', { name: 'Submit' }).click();
   await page.getByRole('status').filter({ hasText: 'The ban of Wall Walter is submitted to the pool' }).waitFor();
-  const entries = (await call(env, owner, 'get', '/api/trust/submissions')).body.submissions as { banId: string; status: string; evidence: string[]; reason: string }[];
+  const entries = (await call(env, owner, 'get', '/api/trust/submissions')).body.submissions as {
+    banId: string;
+    status: string;
+    evidence: string[];
+    reason: string;
+  }[];
   t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack' });
   t.deepEqual(entries[0]!.evidence, ['https://example.org/walter-clip', 'https://example.org/walter-log']);
   noScriptErrors(t, page);

@@ -17,8 +17,14 @@ test.after.always(async () => {
   await browser?.close();
 });
 
-interface Signer { botId: string; secret: string }
-interface Answer { status: number; body: { ok?: boolean; result?: { text: string }; error?: string; message?: string } }
+interface Signer {
+  botId: string;
+  secret: string;
+}
+interface Answer {
+  status: number;
+  body: { ok?: boolean; result?: { text: string }; error?: string; message?: string };
+}
 
 /** A chat user per call: two identical calls in the same second carry one signature, the second a replay. */
 let calls = 0;
@@ -33,9 +39,14 @@ async function statusCall(base: string, nowMs: number, serverId: string, signer?
     const timestamp = String(Math.floor(nowMs / 1000));
     headers['X-Chat-Bot'] = signer.botId;
     headers['X-Chat-Timestamp'] = timestamp;
-    headers['X-Chat-Signature'] = `sha256=${createHmac('sha256', signer.secret).update(`${timestamp}.${action}.${chatUserId}`).digest('hex')}`;
+    headers['X-Chat-Signature'] =
+      `sha256=${createHmac('sha256', signer.secret).update(`${timestamp}.${action}.${chatUserId}`).digest('hex')}`;
   }
-  const res = await fetch(new URL('/api/chat/action', base), { method: 'POST', headers, body: JSON.stringify({ action, chatUserId, serverId }) });
+  const res = await fetch(new URL('/api/chat/action', base), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ action, chatUserId, serverId }),
+  });
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
@@ -65,8 +76,10 @@ test('chat bots: a secret shown once that signs calls, rotation with 24 h of ove
   const row = page.getByRole('row').filter({ hasText: 'Discord bot' });
   t.true((await row.innerText()).includes(botId), 'the list shows the id the panel gives');
   t.true((await panel.innerText()).includes('X-Chat-Signature: sha256=<hex HMAC-SHA256(secret, "timestamp.action.chatUserId")>'));
-  t.is(await panel.getByTestId('bot-command').innerText(),
-    `CHAT_BOT_SECRET=${secret} npm run cli -- chat server.status \\\n  --user <discord user id> --server <server id> --bot ${botId} --url ${base}`);
+  t.is(
+    await panel.getByTestId('bot-command').innerText(),
+    `CHAT_BOT_SECRET=${secret} npm run cli -- chat server.status \\\n  --user <discord user id> --server <server id> --bot ${botId} --url ${base}`,
+  );
   await panel.getByRole('button', { name: 'Copy', exact: true }).click();
   await panel.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
   t.is(await page.evaluate(() => navigator.clipboard.readText()), secret, 'the secret is what was copied');

@@ -16,7 +16,12 @@ test.after.always(async () => {
 const optionTexts = (page: Page) => page.getByLabel('Tier').locator('option').allInnerTexts();
 
 test('the key pages show the configured tiers: requests a minute and the largest page', async (t) => {
-  const { env, base } = await e2eWorld(t, { RATE_DATA_STANDARD: '45', RATE_DATA_PARTNER: '900', RATE_EXPORT_BASIC: '30', RATE_EXPORT_PREMIUM: '240' });
+  const { env, base } = await e2eWorld(t, {
+    RATE_DATA_STANDARD: '45',
+    RATE_DATA_PARTNER: '900',
+    RATE_EXPORT_BASIC: '30',
+    RATE_EXPORT_PREMIUM: '240',
+  });
   await setupOperator(env, 'operator');
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'operator', password);

@@ -61,7 +61,12 @@ test('the network operator: communities, partner keys, and moderation of the tru
   const { env, base } = await e2eWorld(t);
   await setupOperator(env, 'operator');
   const moderator = await userWithRole(env, 'moderator');
-  const pending = await submit(env, moderator, { platformId: '76561198000000101', category: 'exploiting', reason: 'duping through walls', evidence: ['https://example.org/clip-1'] });
+  const pending = await submit(env, moderator, {
+    platformId: '76561198000000101',
+    category: 'exploiting',
+    reason: 'duping through walls',
+    evidence: ['https://example.org/clip-1'],
+  });
   await submit(env, moderator, { platformId: '76561198000000102', category: 'griefing', reason: 'burning bases' });
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'operator', password);

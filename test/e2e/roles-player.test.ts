@@ -30,7 +30,11 @@ test('a viewer sees its pages and no button it cannot use', async (t) => {
 
   await page.goto('/servers');
   await page.getByRole('link', { name: 'Chernarus #1' }).waitFor();
-  t.deepEqual(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allInnerTexts(), ['Servers', 'Bans', 'Priority queue']);
+  t.deepEqual(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allInnerTexts(), [
+    'Servers',
+    'Bans',
+    'Priority queue',
+  ]);
   t.deepEqual(await buttons(page), ['Sign out']);
   t.false(await page.getByRole('heading', { name: 'Add a server' }).isVisible());
 
@@ -55,8 +59,15 @@ test('a viewer sees its pages and no button it cannot use', async (t) => {
   }
   // The service refuses what the page does not offer (the page is a convenience, not the guard).
   const csrf = (await context.cookies()).find((c) => c.name === 'csrf-token')!.value;
-  t.is((await context.request.post('/api/bans', { data: { platformId: '76561198000000043' }, headers: { 'X-CSRF-Token': csrf } })).status(), 403);
-  t.is((await context.request.post('/api/bans', { data: { platformId: '76561198000000043' } })).status(), 403, 'no CSRF token: refused as well');
+  t.is(
+    (await context.request.post('/api/bans', { data: { platformId: '76561198000000043' }, headers: { 'X-CSRF-Token': csrf } })).status(),
+    403,
+  );
+  t.is(
+    (await context.request.post('/api/bans', { data: { platformId: '76561198000000043' } })).status(),
+    403,
+    'no CSRF token: refused as well',
+  );
   noScriptErrors(t, page);
 });
 
@@ -64,9 +75,12 @@ test('the public player page of a banned player: score, band, reasons, community
   const { env, base } = await e2eWorld(t);
   const operator = await setupOperator(env, 'operator');
   const moderator = await userWithRole(env, 'moderator');
-  const community = (await env.deps.db.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [moderator.accountId])).rows[0]!.name;
+  const community = (await env.deps.db.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [moderator.accountId])).rows[0]!
+    .name;
   const cheater = '76561198000000099';
-  const ban = (await call(env, moderator, 'post', '/api/bans', { platformId: cheater, reason: 'REASON-TEXT-aimbot' })).body as { id: string };
+  const ban = (await call(env, moderator, 'post', '/api/bans', { platformId: cheater, reason: 'REASON-TEXT-aimbot' })).body as {
+    id: string;
+  };
   const entry = await submit(env, moderator, { banId: ban.id, category: 'cheating', reason: 'REASON-TEXT-aimbot through walls' });
   await decide(env, operator, String(entry.id), 'approve');
 
@@ -78,10 +92,14 @@ test('the public player page of a banned player: score, band, reasons, community
   t.regex(text, /Trust score\s+24\s+out of 100\s+\/ 100\s+High risk/);
   t.regex(text, /Communities of the network have banned this player/);
   t.regex(text, /Banned for cheating by 1 community \(permanent\): -26 points/);
-  const row = page.getByRole('region', { name: /Reports in the network's ban pool/ }).getByRole('row').filter({ hasText: community });
+  const row = page
+    .getByRole('region', { name: /Reports in the network's ban pool/ })
+    .getByRole('row')
+    .filter({ hasText: community });
   t.regex(await row.innerText(), /Cheating\s+Approved by a network moderator and in force/);
   t.true(await page.getByRole('heading', { name: 'How to appeal' }).isVisible());
-  for (const secret of ['REASON-TEXT', secretNote, moderator.username, moderator.userId]) t.false(text.includes(secret), `the page shows nothing of ${secret}`);
+  for (const secret of ['REASON-TEXT', secretNote, moderator.username, moderator.userId])
+    t.false(text.includes(secret), `the page shows nothing of ${secret}`);
   await checkPage(t, browser, page, 'player');
 
   await page.goto('/p/76561198000000998');

@@ -24,17 +24,27 @@ test.after.always(async () => {
 async function adminWithServer(env: TestEnv): Promise<{ admin: Session; serverId: string; token: string }> {
   await setupOperator(env, 'owner');
   const admin = await userWithRole(env, 'admin');
-  const created = (await call(env, admin, 'post', '/api/servers', { name: 'Chernarus #1' })).body as { server: { id: string }; ingestToken: string };
+  const created = (await call(env, admin, 'post', '/api/servers', { name: 'Chernarus #1' })).body as {
+    server: { id: string };
+    ingestToken: string;
+  };
   const s = { serverId: created.server.id, token: created.ingestToken };
   const now = env.clock.now();
-  const res = await ingest(env, s, [ev.presence('player.heartbeat', now - 2000, 1), ev.presence('player.heartbeat', now - 2000, 2), ev.status(now - 1000, { players: 2 })]);
+  const res = await ingest(env, s, [
+    ev.presence('player.heartbeat', now - 2000, 1),
+    ev.presence('player.heartbeat', now - 2000, 2),
+    ev.status(now - 1000, { players: 2 }),
+  ]);
   if (res.status !== 200) throw new Error(`ingest failed: ${res.status}`);
   return { admin, ...s };
 }
 
 /** The history's rows, as their cells' texts joined by " | ". */
 const historyRows = (page: Page) => page.getByRole('region', { name: 'Commands, newest first' }).locator('tbody tr');
-const rowTexts = async (page: Page) => (await historyRows(page).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim()).join(' | '))));
+const rowTexts = async (page: Page) =>
+  await historyRows(page).evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim()).join(' | ')),
+  );
 
 test('an admin restarts, messages and kicks; the history shows each pending, then as the agent answered', async (t) => {
   const { env, base } = await e2eWorld(t);
@@ -54,12 +64,20 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   t.regex(await confirm.innerText(), /Restart Chernarus #1 in 5 minutes\?/);
   t.true(await page.getByText('No commands yet.').isVisible(), 'nothing queued before the confirmation');
   await confirm.getByRole('button', { name: 'Yes, restart' }).click();
-  await actions.getByRole('status').filter({ hasText: 'Queued: the agent restarts the server 5 minutes after it takes the command.' }).waitFor();
-  t.deepEqual(await settledTexts(historyRows(page).locator('td:nth-child(2)'), ["Restart in 5 min — 'Daily restart'"]), ["Restart in 5 min — 'Daily restart'"]);
+  await actions
+    .getByRole('status')
+    .filter({ hasText: 'Queued: the agent restarts the server 5 minutes after it takes the command.' })
+    .waitFor();
+  t.deepEqual(await settledTexts(historyRows(page).locator('td:nth-child(2)'), ["Restart in 5 min — 'Daily restart'"]), [
+    "Restart in 5 min — 'Daily restart'",
+  ]);
 
   await actions.getByLabel('Message', { exact: true }).fill('Hello survivors');
   await actions.getByRole('button', { name: 'Send the message' }).click();
-  await actions.getByRole('status').filter({ hasText: 'Queued: the agent sends the message to every player when it takes the command.' }).waitFor();
+  await actions
+    .getByRole('status')
+    .filter({ hasText: 'Queued: the agent sends the message to every player when it takes the command.' })
+    .waitFor();
 
   // Kick player 2 from the online list, with a reason.
   const online = page.getByRole('region', { name: 'Players active in the last 90 seconds' });
@@ -79,10 +97,17 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   t.regex(pending[0]!, new RegExp(`^Kick ${player(2).platformId} — AFK too long${waiting}`));
   t.regex(pending[1]!, new RegExp(`^Message 'Hello survivors'${waiting}`));
   t.regex(pending[2]!, new RegExp(`^Restart in 5 min — 'Daily restart'${waiting}`));
-  const stored = (await call(env, admin, 'get', `/api/servers/${serverId}/commands`)).body as { commands: { kind: string; params: unknown }[] };
-  t.deepEqual(stored.commands.map((c) => [c.kind, c.params]), [
-    ['kick', { platformId: player(2).platformId, reason: 'AFK too long' }], ['message', { text: 'Hello survivors' }], ['restart', { delaySeconds: 300, message: 'Daily restart' }],
-  ]);
+  const stored = (await call(env, admin, 'get', `/api/servers/${serverId}/commands`)).body as {
+    commands: { kind: string; params: unknown }[];
+  };
+  t.deepEqual(
+    stored.commands.map((c) => [c.kind, c.params]),
+    [
+      ['kick', { platformId: player(2).platformId, reason: 'AFK too long' }],
+      ['message', { text: 'Hello survivors' }],
+      ['restart', { delaySeconds: 300, message: 'Daily restart' }],
+    ],
+  );
   await checkPage(t, browser, page, 'server-commands');
 
   // The agent, over HTTP with the ingest token: takes the three, kicks, fails the message, counts down the restart.
@@ -90,10 +115,15 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   const next = await fetch(`${base}/api/servers/${serverId}/commands/next?wait=0`, { headers: agent });
   t.is(next.status, 200);
   const taken = ((await next.json()) as { commands: { id: string; kind: string }[] }).commands;
-  t.deepEqual(taken.map((c) => c.kind), ['restart', 'message', 'kick']);
+  t.deepEqual(
+    taken.map((c) => c.kind),
+    ['restart', 'message', 'kick'],
+  );
   const result = async (kind: string, body: object) => {
     const res = await fetch(`${base}/api/servers/${serverId}/commands/${taken.find((c) => c.kind === kind)!.id}/result`, {
-      method: 'POST', headers: { ...agent, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { ...agent, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
     });
     t.is(res.status, 200, `the ${kind} result was taken`);
   };
@@ -154,12 +184,19 @@ test('the restart schedule: every 6 hours from 03:00 fills the times, saved with
 
   const expected = nextUtc(env.clock.now(), [3, 9, 15, 21]);
   const stored = await call(env, admin, 'get', `/api/servers/${serverId}/restart-schedule`);
-  t.like(stored.body, { enabled: true, timeZone: 'UTC', times: ['03:00', '09:00', '15:00', '21:00'], warningSeconds: 600, message: 'Scheduled restart', nextAt: expected.toISOString() });
+  t.like(stored.body, {
+    enabled: true,
+    timeZone: 'UTC',
+    times: ['03:00', '09:00', '15:00', '21:00'],
+    warningSeconds: 600,
+    message: 'Scheduled restart',
+    nextAt: expected.toISOString(),
+  });
   const facts = section.locator('dl.facts');
   await facts.getByText('03:00, 09:00, 15:00, 21:00 (UTC)').waitFor();
   t.regex(await facts.innerText(), /Warning\s+10 minutes before/);
   const next = facts.locator(`time[datetime="${expected.toISOString()}"]`);
-  t.true(await next.isVisible(), 'the next restart in the viewer\'s time');
+  t.true(await next.isVisible(), "the next restart in the viewer's time");
   const hh = String(expected.getUTCHours()).padStart(2, '0');
   t.regex(await facts.locator('div').filter({ hasText: 'Next restart' }).innerText(), new RegExp(`your time \\(\\w+ ${hh}:00 in UTC\\)`));
   await checkPage(t, browser, page, 'server-schedule');
@@ -178,9 +215,19 @@ test('the restart schedule: every 6 hours from 03:00 fills the times, saved with
 test('a viewer reads the history (load older) and the schedule, and is offered no action', async (t) => {
   const { env, base } = await e2eWorld(t);
   const { admin, serverId } = await adminWithServer(env);
-  for (let i = 1; i <= 20; i++) t.is((await call(env, admin, 'post', `/api/servers/${serverId}/messages`, { text: `Note ${i}` })).status, 202);
+  for (let i = 1; i <= 20; i++)
+    t.is((await call(env, admin, 'post', `/api/servers/${serverId}/messages`, { text: `Note ${i}` })).status, 202);
   t.is((await call(env, admin, 'post', `/api/servers/${serverId}/restart`, { delaySeconds: 600, message: 'Update' })).status, 202);
-  t.is((await call(env, admin, 'put', `/api/servers/${serverId}/restart-schedule`, { enabled: true, timeZone: 'Europe/Berlin', times: ['16:00', '04:00'] })).status, 200);
+  t.is(
+    (
+      await call(env, admin, 'put', `/api/servers/${serverId}/restart-schedule`, {
+        enabled: true,
+        timeZone: 'Europe/Berlin',
+        times: ['16:00', '04:00'],
+      })
+    ).status,
+    200,
+  );
   const viewer = await userWithRole(env, 'viewer', admin.accountId);
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, viewer.username, password);
@@ -197,7 +244,11 @@ test('a viewer reads the history (load older) and the schedule, and is offered n
   const schedule = page.getByRole('region', { name: 'Restart schedule' });
   await schedule.getByText('04:00, 16:00 (Europe/Berlin)').waitFor();
   t.regex(await schedule.innerText(), /Next restart\s+.+ your time \(\w+ (04|16):00 in Europe\/Berlin\)/);
-  await page.getByRole('region', { name: 'Players active in the last 90 seconds' }).getByRole('row').filter({ hasText: 'player1' }).waitFor();
+  await page
+    .getByRole('region', { name: 'Players active in the last 90 seconds' })
+    .getByRole('row')
+    .filter({ hasText: 'player1' })
+    .waitFor();
   await page.getByRole('region', { name: /^Ranking by points/ }).waitFor();
 
   t.deepEqual(await page.getByRole('button').allInnerTexts(), ['Sign out', 'Previous page', 'Next page']);

@@ -28,18 +28,29 @@ test('add a server: its token once, the agent command for it; the server page wi
   await page.getByRole('button', { name: 'Add server' }).click();
   const token = await page.getByTestId('secret-value').innerText();
   t.regex(token, /^svci_/);
-  const serverId = await page.getByRole('link', { name: 'Chernarus #1' }).getAttribute('href').then((h) => h!.split('/').pop()!);
+  const serverId = await page
+    .getByRole('link', { name: 'Chernarus #1' })
+    .getAttribute('href')
+    .then((h) => h!.split('/').pop()!);
   const command = await page.getByTestId('agent-command').innerText();
-  t.is(command, `npm run agent -- --url ${base} --server ${serverId} --token ${token} \\\n  --logs /home/dayz/serverprofile --files /home/dayz/serverprofile \\\n`
-    + '  --rcon-port 2305 --rcon-password-file /home/dayz/serverprofile/BattlEye/rcon-password.txt');
+  t.is(
+    command,
+    `npm run agent -- --url ${base} --server ${serverId} --token ${token} \\\n  --logs /home/dayz/serverprofile --files /home/dayz/serverprofile \\\n` +
+      '  --rcon-port 2305 --rcon-password-file /home/dayz/serverprofile/BattlEye/rcon-password.txt',
+  );
   // The password file follows the profile folder until a path of its own is typed; the port is the one given.
   await page.getByLabel('Server profile folder').fill('/srv/dayz/profile');
   await page.getByLabel('RCon port').fill('2405');
-  t.regex(await page.getByTestId('agent-command').innerText(),
-    /--logs \/srv\/dayz\/profile --files \/srv\/dayz\/profile \\\n {2}--rcon-port 2405 --rcon-password-file \/srv\/dayz\/profile\/BattlEye\/rcon-password\.txt$/);
+  t.regex(
+    await page.getByTestId('agent-command').innerText(),
+    /--logs \/srv\/dayz\/profile --files \/srv\/dayz\/profile \\\n {2}--rcon-port 2405 --rcon-password-file \/srv\/dayz\/profile\/BattlEye\/rcon-password\.txt$/,
+  );
   await page.getByLabel('RCon password file').fill('/etc/dayz agent/rcon');
   await page.getByLabel('Server profile folder').fill('/srv/other');
-  t.regex(await page.getByTestId('agent-command').innerText(), /--logs \/srv\/other --files \/srv\/other \\\n {2}--rcon-port 2405 --rcon-password-file '\/etc\/dayz agent\/rcon'$/);
+  t.regex(
+    await page.getByTestId('agent-command').innerText(),
+    /--logs \/srv\/other --files \/srv\/other \\\n {2}--rcon-port 2405 --rcon-password-file '\/etc\/dayz agent\/rcon'$/,
+  );
   t.regex(await page.locator('.secret').innerText(), /RConPassword .+\nRConPort 2405\nRestrictRCon 0/);
   t.true(await page.getByRole('button', { name: 'Copy the command' }).isVisible());
   await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -49,7 +60,11 @@ test('add a server: its token once, the agent command for it; the server page wi
   const now = env.clock.now();
   const day = Array.from({ length: 48 }, (_, i) => ev.status(now - (48 - i) * 30 * 60_000, { players: 10 + (i % 12), fps: 50 + (i % 7) }));
   const kills = Array.from({ length: 26 }, (_, i) => ev.kill(now - (30 - i) * 1000, 1 + (i % 3), 4 + (i % 2)));
-  const online = [ev.presence('player.heartbeat', now - 2000, 1), ev.presence('player.heartbeat', now - 2000, 2), ev.status(now - 1000, { players: 2, fps: 57.5 })];
+  const online = [
+    ev.presence('player.heartbeat', now - 2000, 1),
+    ev.presence('player.heartbeat', now - 2000, 2),
+    ev.status(now - 1000, { players: 2, fps: 57.5 }),
+  ];
   t.is((await ingest(env, { serverId, token }, [...day, ...kills, ...online])).status, 200);
 
   await page.reload();
@@ -65,13 +80,27 @@ test('add a server: its token once, the agent command for it; the server page wi
   t.true(((await chart.locator('path').first().getAttribute('d')) ?? '').length > 100, 'the lines are drawn');
   // Each section loads on its own: wait for the one read before reading its rows.
   await page.getByRole('heading', { name: 'Online players (2)' }).waitFor();
-  t.deepEqual((await page.getByRole('region', { name: 'Players active in the last 90 seconds' }).locator('tbody tr td:first-child').allInnerTexts()).sort(), ['player1', 'player2']);
+  t.deepEqual(
+    (
+      await page.getByRole('region', { name: 'Players active in the last 90 seconds' }).locator('tbody tr td:first-child').allInnerTexts()
+    ).sort(),
+    ['player1', 'player2'],
+  );
 
   const board = page.getByRole('region', { name: /^Ranking by/ });
   t.regex(await board.locator('caption').innerText(), /Ranking by points, players 1 to 5 of 5/);
   await page.getByLabel('Sort by').selectOption('kills');
   await page.getByRole('region', { name: /^Ranking by kills/ }).waitFor();
-  t.is(await page.getByRole('region', { name: /^Ranking by kills/ }).locator('tbody tr').first().locator('td').nth(1).innerText(), player(1).name);
+  t.is(
+    await page
+      .getByRole('region', { name: /^Ranking by kills/ })
+      .locator('tbody tr')
+      .first()
+      .locator('td')
+      .nth(1)
+      .innerText(),
+    player(1).name,
+  );
 
   const feed = page.getByRole('region', { name: 'Kills, newest first' });
   await page.getByRole('button', { name: 'Load older kills' }).waitFor();
@@ -89,7 +118,10 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
   await setupOperator(env, 'owner');
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);
-  await context.request.post('/api/servers', { data: { name: 'Livonia' }, headers: { 'X-CSRF-Token': (await context.cookies()).find((c) => c.name === 'csrf-token')!.value } });
+  await context.request.post('/api/servers', {
+    data: { name: 'Livonia' },
+    headers: { 'X-CSRF-Token': (await context.cookies()).find((c) => c.name === 'csrf-token')!.value },
+  });
   await page.goto('/servers');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
@@ -103,7 +135,10 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
   const read = () => fetch(`${base}/api/v1/data/servers`, { headers: { Authorization: `Bearer ${key}` } });
   const answer = await read();
   t.is(answer.status, 200);
-  t.deepEqual(((await answer.json()) as { servers: { name: string }[] }).servers.map((s) => s.name), ['Livonia']);
+  t.deepEqual(
+    ((await answer.json()) as { servers: { name: string }[] }).servers.map((s) => s.name),
+    ['Livonia'],
+  );
   t.is(answer.headers.get('ratelimit-limit'), '600', 'the partner tier chosen on the page');
 
   await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -118,7 +153,10 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
 test('edit a server, give it a new ingest token (the old one stops), revoke it', async (t) => {
   const { env, base } = await e2eWorld(t);
   const owner = await setupOperator(env, 'owner');
-  const created = (await call(env, owner, 'post', '/api/servers', { name: 'Old name' })).body as { server: { id: string }; ingestToken: string };
+  const created = (await call(env, owner, 'post', '/api/servers', { name: 'Old name' })).body as {
+    server: { id: string };
+    ingestToken: string;
+  };
   const serverId = created.server.id;
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, 'owner', password);
@@ -131,7 +169,11 @@ test('edit a server, give it a new ingest token (the old one stops), revoke it',
   t.true(await edit.getByLabel('Ban file path (optional)').isVisible(), "the network operator's owner may name file paths");
   await edit.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Deer Isle saved.' }).waitFor();
-  t.like((await call(env, owner, 'get', `/api/servers/${serverId}`)).body, { name: 'Deer Isle', banFilePath: null, priorityFilePath: null });
+  t.like((await call(env, owner, 'get', `/api/servers/${serverId}`)).body, {
+    name: 'Deer Isle',
+    banFilePath: null,
+    priorityFilePath: null,
+  });
 
   const row = page.getByRole('row').filter({ hasText: 'Deer Isle' });
   await row.getByRole('button', { name: 'New ingest token' }).click();

@@ -23,7 +23,11 @@ test('reading: comments whole-line and trailing, blanks, CRLF, LF, a BOM, both f
   t.deepEqual(parseBanFile(text), { ids: [s1, d1, xbox], unreadable: ['not-an-id'] });
   t.deepEqual(parseBanFile(text.replaceAll('\r\n', '\n')).ids, [s1, d1, xbox]);
   t.deepEqual(parseBanFile('').ids, []);
-  t.deepEqual(parsePriorityFile(`\uFEFF${s1};76561198000000001;\n// vip\n76561198000000002; // gold\r\n;;`).ids, [s1, '76561198000000001', '76561198000000002']);
+  t.deepEqual(parsePriorityFile(`\uFEFF${s1};76561198000000001;\n// vip\n76561198000000002; // gold\r\n;;`).ids, [
+    s1,
+    '76561198000000001',
+    '76561198000000002',
+  ]);
   t.is(lineEndingOf('a\r\nb\n'), '\r\n');
   t.is(lineEndingOf('a\nb\r\n'), '\n');
   t.is(lineEndingOf('a'), undefined);
@@ -38,22 +42,37 @@ const steam64 = fc.bigInt({ min: 76561197960265728n, max: 76561202255233023n }).
 const anyId = fc.oneof(steam64, steam64.map(dayzIdOf), fc.stringMatching(/^[0-9A-F]{40}$/));
 
 test('property: what is rendered reads back as the same ids, whatever the line ending, BOM or comments added', (t) => {
-  fc.assert(fc.property(fc.uniqueArray(anyId, { maxLength: 20 }), fc.constantFrom('\r\n', '\n'), fc.boolean(), fc.array(fc.string({ maxLength: 20 }).filter((c) => !/[\r\n]/.test(c)), { maxLength: 3 }),
-    (ids, eol, bom, comments) => {
-      const body = ids.map((id) => renderBanLines(id, null, eol as '\r\n' | '\n')).join('');
-      const text = `${bom ? '\uFEFF' : ''}${comments.map((c) => `//${c}${eol}`).join('')}${body}`;
-      const expected = [...new Set(ids.flatMap((id) => banLines(id)))];
-      t.deepEqual(parseBanFile(text).ids, expected);
-      t.deepEqual(bansOfIds(parseBanFile(text).ids).sort(), [...new Set(ids.map((id) => id))].filter((id) => !ids.some((o) => /^[0-9]{17}$/.test(o) && dayzIdOf(o) === id)).sort());
-    }));
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(anyId, { maxLength: 20 }),
+      fc.constantFrom('\r\n', '\n'),
+      fc.boolean(),
+      fc.array(
+        fc.string({ maxLength: 20 }).filter((c) => !/[\r\n]/.test(c)),
+        { maxLength: 3 },
+      ),
+      (ids, eol, bom, comments) => {
+        const body = ids.map((id) => renderBanLines(id, null, eol as '\r\n' | '\n')).join('');
+        const text = `${bom ? '\uFEFF' : ''}${comments.map((c) => `//${c}${eol}`).join('')}${body}`;
+        const expected = [...new Set(ids.flatMap((id) => banLines(id)))];
+        t.deepEqual(parseBanFile(text).ids, expected);
+        t.deepEqual(
+          bansOfIds(parseBanFile(text).ids).sort(),
+          [...new Set(ids.map((id) => id))].filter((id) => !ids.some((o) => /^[0-9]{17}$/.test(o) && dayzIdOf(o) === id)).sort(),
+        );
+      },
+    ),
+  );
   t.pass();
 });
 
 test('property: the parsers never throw and only return platform ids', (t) => {
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
-    for (const parsed of [parseBanFile(text), parsePriorityFile(text)]) {
-      for (const id of parsed.ids) t.regex(id, /^(?:[0-9]{17}|[A-Za-z0-9_-]{43}=|[0-9A-F]{40})$/);
-    }
-  }));
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+      for (const parsed of [parseBanFile(text), parsePriorityFile(text)]) {
+        for (const id of parsed.ids) t.regex(id, /^(?:[0-9]{17}|[A-Za-z0-9_-]{43}=|[0-9A-F]{40})$/);
+      }
+    }),
+  );
   t.pass();
 });

@@ -55,11 +55,24 @@ async function folder(): Promise<string> {
   return name;
 }
 
-const request = async (serverId: string, kind = 'bans') => (await env.deps.db.query<{ failures: number; retry_at: string | null; last_error: string | null }>(
-  'SELECT failures, retry_at, last_error FROM file_sync_requests WHERE server_id = $1 AND kind = $2', [serverId, kind])).rows[0];
-const failedAudits = async (serverId: string) => (await env.deps.db.query<{ details: Record<string, unknown> }>(
-  "SELECT details FROM audit_log WHERE target_id = $1 AND action = 'files.sync-failed' ORDER BY id", [serverId])).rows.map((r) => r.details);
-const bansOf = async (accountId: string) => (await env.deps.db.query<{ platform_id: string }>('SELECT platform_id FROM bans WHERE account_id = $1', [accountId])).rows.map((r) => r.platform_id);
+const request = async (serverId: string, kind = 'bans') =>
+  (
+    await env.deps.db.query<{ failures: number; retry_at: string | null; last_error: string | null }>(
+      'SELECT failures, retry_at, last_error FROM file_sync_requests WHERE server_id = $1 AND kind = $2',
+      [serverId, kind],
+    )
+  ).rows[0];
+const failedAudits = async (serverId: string) =>
+  (
+    await env.deps.db.query<{ details: Record<string, unknown> }>(
+      "SELECT details FROM audit_log WHERE target_id = $1 AND action = 'files.sync-failed' ORDER BY id",
+      [serverId],
+    )
+  ).rows.map((r) => r.details);
+const bansOf = async (accountId: string) =>
+  (await env.deps.db.query<{ platform_id: string }>('SELECT platform_id FROM bans WHERE account_id = $1', [accountId])).rows.map(
+    (r) => r.platform_id,
+  );
 
 /** A file outside GAME_FILES_DIR holding another community's ban, with its modification time. */
 async function victimFile(t: Parameters<typeof gameFilesDirFor>[0]) {
@@ -69,41 +82,46 @@ async function victimFile(t: Parameters<typeof gameFilesDirFor>[0]) {
   await writeFile(path, crlf(cheater, dayzIdOf(cheater)));
   const before = { text: await readFile(path, 'utf8'), mtimeMs: (await stat(path)).mtimeMs };
   return {
-    outside, path, cheater,
+    outside,
+    path,
+    cheater,
     untouched: async () => ({ text: await readFile(path, 'utf8'), mtimeMs: (await stat(path)).mtimeMs, names: await readdir(outside) }),
     before: { ...before, names: ['ban.txt'] },
   };
 }
 
-test.serial('a symlink swapped in after the path was accepted: a failed sync, audited once, retried after its wait; the file it points at untouched', async (t) => {
-  const victim = await victimFile(t);
-  const f = await folder();
-  const a = await serverWithPaths(env, join(dir, f, 'ban.txt'));
-  await symlink(victim.path, join(dir, f, 'ban.txt'));
-  const first = await drainSyncRequests(env.deps);
-  t.is(first?.failed, 1);
-  t.deepEqual(await victim.untouched(), victim.before, 'neither read into bans nor written');
-  t.deepEqual(await bansOf(a.accountId), [a.banned], "the other community's cheater was not imported");
-  t.like(await request(a.serverId), { failures: 1, retry_at: new Date(env.clock.now() + 1000).toISOString() });
-  t.regex((await request(a.serverId))!.last_error!, /is a symlink, not a regular file/);
-  const [audit, ...more] = await failedAudits(a.serverId);
-  t.like(audit, { file: 'bans', path: join(dir, f, 'ban.txt'), refused: true, timedOut: false });
-  t.deepEqual(more, []);
+test.serial(
+  'a symlink swapped in after the path was accepted: a failed sync, audited once, retried after its wait; the file it points at untouched',
+  async (t) => {
+    const victim = await victimFile(t);
+    const f = await folder();
+    const a = await serverWithPaths(env, join(dir, f, 'ban.txt'));
+    await symlink(victim.path, join(dir, f, 'ban.txt'));
+    const first = await drainSyncRequests(env.deps);
+    t.is(first?.failed, 1);
+    t.deepEqual(await victim.untouched(), victim.before, 'neither read into bans nor written');
+    t.deepEqual(await bansOf(a.accountId), [a.banned], "the other community's cheater was not imported");
+    t.like(await request(a.serverId), { failures: 1, retry_at: new Date(env.clock.now() + 1000).toISOString() });
+    t.regex((await request(a.serverId))!.last_error!, /is a symlink, not a regular file/);
+    const [audit, ...more] = await failedAudits(a.serverId);
+    t.like(audit, { file: 'bans', path: join(dir, f, 'ban.txt'), refused: true, timedOut: false });
+    t.deepEqual(more, []);
 
-  t.is((await drainSyncRequests(env.deps))?.failed ?? 0, 0, 'not tried again before its wait');
-  env.clock.advance(1000);
-  t.is((await drainSyncRequests(env.deps))?.failed, 1, 'tried again after it');
-  t.like(await request(a.serverId), { failures: 2, retry_at: new Date(env.clock.now() + 2000).toISOString() });
-  t.is((await failedAudits(a.serverId)).length, 1, 'audited once, not at every try');
-  t.deepEqual(await victim.untouched(), victim.before);
+    t.is((await drainSyncRequests(env.deps))?.failed ?? 0, 0, 'not tried again before its wait');
+    env.clock.advance(1000);
+    t.is((await drainSyncRequests(env.deps))?.failed, 1, 'tried again after it');
+    t.like(await request(a.serverId), { failures: 2, retry_at: new Date(env.clock.now() + 2000).toISOString() });
+    t.is((await failedAudits(a.serverId)).length, 1, 'audited once, not at every try');
+    t.deepEqual(await victim.untouched(), victim.before);
 
-  // The operator removes the link: the next try writes the server's own file.
-  await unlink(join(dir, f, 'ban.txt'));
-  env.clock.advance(2000);
-  t.is((await drainSyncRequests(env.deps))?.failed, 0);
-  t.is(await readFile(join(dir, f, 'ban.txt'), 'utf8'), crlf(a.banned, dayzIdOf(a.banned)));
-  t.is(await request(a.serverId), undefined);
-});
+    // The operator removes the link: the next try writes the server's own file.
+    await unlink(join(dir, f, 'ban.txt'));
+    env.clock.advance(2000);
+    t.is((await drainSyncRequests(env.deps))?.failed, 0);
+    t.is(await readFile(join(dir, f, 'ban.txt'), 'utf8'), crlf(a.banned, dayzIdOf(a.banned)));
+    t.is(await request(a.serverId), undefined);
+  },
+);
 
 test.serial('a folder swapped for a symlink to a folder outside: a failed sync, nothing read or written there', async (t) => {
   const victim = await victimFile(t);
@@ -113,16 +131,20 @@ test.serial('a folder swapped for a symlink to a folder outside: a failed sync, 
   await symlink(victim.outside, join(dir, f));
   await drainSyncRequests(env.deps);
   t.regex((await request(a.serverId))!.last_error!, new RegExp(`${f} is a symlink, not a folder`));
-  t.deepEqual(await victim.untouched(), victim.before, 'no file written beside the victim\'s, no temporary file either');
+  t.deepEqual(await victim.untouched(), victim.before, "no file written beside the victim's, no temporary file either");
   t.deepEqual(await bansOf(a.accountId), [a.banned]);
 });
 
-test.serial('a FIFO, a folder, a device at the file\'s place: each a failed sync at once; nothing waits on them', async (t) => {
+test.serial("a FIFO, a folder, a device at the file's place: each a failed sync at once; nothing waits on them", async (t) => {
   const f = await folder();
   execFileSync('mkfifo', [join(dir, f, 'fifo.txt')]);
   await mkdir(join(dir, f, 'folder.txt'));
   await symlink('/dev/zero', join(dir, f, 'zero.txt'));
-  const places: [string, RegExp][] = [['fifo.txt', /is a FIFO, not a regular file/], ['folder.txt', /is a folder, not a regular file/], ['zero.txt', /is a symlink, not a regular file/]];
+  const places: [string, RegExp][] = [
+    ['fifo.txt', /is a FIFO, not a regular file/],
+    ['folder.txt', /is a folder, not a regular file/],
+    ['zero.txt', /is a symlink, not a regular file/],
+  ];
   if (process.getuid?.() === 0) {
     execFileSync('mknod', [join(dir, f, 'device.txt'), 'c', '1', '5']);
     places.push(['device.txt', /is a device, not a regular file/]);
@@ -145,7 +167,9 @@ test.serial('a file over 8 MiB is a failed sync, never read into memory', async 
   const used = () => process.memoryUsage().arrayBuffers + process.memoryUsage().heapUsed;
   const base = used();
   let peak = base;
-  const sampler = setInterval(() => { peak = Math.max(peak, used()); }, 1);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, used());
+  }, 1);
   try {
     t.is((await drainSyncRequests(env.deps))?.failed, 1);
   } finally {
@@ -197,5 +221,9 @@ test('without GAME_FILES_DIR a stored path is neither read nor written: the serv
   t.deepEqual(await victim.untouched(), victim.before);
   const said = collected.lines.filter((l) => l.includes('GAME_FILES_DIR is not set'));
   t.is(said.length, 1, collected.lines.join('\n'));
-  t.is((await off.request.get(`/api/servers/${a.serverId}/files/bans`).set('Authorization', `Bearer ${a.token}`)).text.includes(a.banned), true, 'the agent pulls the file');
+  t.is(
+    (await off.request.get(`/api/servers/${a.serverId}/files/bans`).set('Authorization', `Bearer ${a.token}`)).text.includes(a.banned),
+    true,
+    'the agent pulls the file',
+  );
 });

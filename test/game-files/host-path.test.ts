@@ -95,26 +95,69 @@ test('one file, one key: spellings of the same file (and case) share it; others 
 });
 
 /** Strings rich in what path tricks are made of. */
-const trickyPath = fc.array(
-  fc.oneof(
-    fc.constantFrom('.', '..', '/', '\\', '%', '%2e', '%2f', '%5c', '\u0000', '\n', 'C:', 'c:', '\\\\', '//', '~', ':', ' ',
-      '\uff0e', '\u2024', '\u2025', '\u3002', '\ufe52', '\u2044', '\u2215', '\uff0f', '\u0307', '\u202e', '\ud800',
-      'srv', 'dayz-files', '/srv/dayz-files', '/srv/dayz-files/', 'ban.txt', 'NUL', 'con', 'a', 'B'),
-    fc.string({ maxLength: 4 }),
-    fc.string({ unit: 'grapheme', maxLength: 3 }),
-  ),
-  { maxLength: 14 },
-).map((parts) => parts.join(''));
+const trickyPath = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '.',
+        '..',
+        '/',
+        '\\',
+        '%',
+        '%2e',
+        '%2f',
+        '%5c',
+        '\u0000',
+        '\n',
+        'C:',
+        'c:',
+        '\\\\',
+        '//',
+        '~',
+        ':',
+        ' ',
+        '\uff0e',
+        '\u2024',
+        '\u2025',
+        '\u3002',
+        '\ufe52',
+        '\u2044',
+        '\u2215',
+        '\uff0f',
+        '\u0307',
+        '\u202e',
+        '\ud800',
+        'srv',
+        'dayz-files',
+        '/srv/dayz-files',
+        '/srv/dayz-files/',
+        'ban.txt',
+        'NUL',
+        'con',
+        'a',
+        'B',
+      ),
+      fc.string({ maxLength: 4 }),
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+    ),
+    { maxLength: 14 },
+  )
+  .map((parts) => parts.join(''));
 
 test('property: for any string, the rule refuses it or returns a path that resolves inside the folder', (t) => {
-  fc.assert(fc.property(fc.oneof(trickyPath, fc.string({ unit: 'binary', maxLength: 60 })), (raw) => {
-    const result = hostFilePath(raw, root);
-    if (!result.ok) return;
-    const placed = resolve(root, result.path);
-    if (!placed.startsWith(root + sep)) throw new Error(`${JSON.stringify(raw)} -> ${result.path} resolves to ${placed}`);
-    // The normal form is a fixed point, and means the same file.
-    if (JSON.stringify(hostFilePath(result.path, root)) !== JSON.stringify(result)) throw new Error(`${result.path} is not in normal form`);
-    if (result.path.split('/').some((part) => part === '' || part.startsWith('.'))) throw new Error(`${result.path} has an empty or dot part`);
-  }), { numRuns: 20_000 });
+  fc.assert(
+    fc.property(fc.oneof(trickyPath, fc.string({ unit: 'binary', maxLength: 60 })), (raw) => {
+      const result = hostFilePath(raw, root);
+      if (!result.ok) return;
+      const placed = resolve(root, result.path);
+      if (!placed.startsWith(root + sep)) throw new Error(`${JSON.stringify(raw)} -> ${result.path} resolves to ${placed}`);
+      // The normal form is a fixed point, and means the same file.
+      if (JSON.stringify(hostFilePath(result.path, root)) !== JSON.stringify(result))
+        throw new Error(`${result.path} is not in normal form`);
+      if (result.path.split('/').some((part) => part === '' || part.startsWith('.')))
+        throw new Error(`${result.path} has an empty or dot part`);
+    }),
+    { numRuns: 20_000 },
+  );
   t.pass();
 });

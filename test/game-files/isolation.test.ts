@@ -65,8 +65,8 @@ test.serial('a FIFO server beside normal ones: the normal ones are synced within
   const tookMs = Date.now() - started;
   t.not(drained, 'stalled', 'the FIFO held up the sync of every server');
   t.true(tookMs < 2000, `${tookMs} ms`);
-  t.is(await readFile(join(dir, f, 'sibling-ban.txt'), 'utf8'), crlf(p, dayzIdOf(p)), 'the same community\'s other server');
-  t.is(await readFile(join(dir, f, 'other-ban.txt'), 'utf8'), crlf(q, dayzIdOf(q)), 'another community\'s server');
+  t.is(await readFile(join(dir, f, 'sibling-ban.txt'), 'utf8'), crlf(p, dayzIdOf(p)), "the same community's other server");
+  t.is(await readFile(join(dir, f, 'other-ban.txt'), 'utf8'), crlf(q, dayzIdOf(q)), "another community's server");
   const failed = await env.deps.db.query('SELECT server_id, kind FROM file_sync_requests WHERE failures > 0');
   t.deepEqual(failed.rows, [{ server_id: a.serverId, kind: 'bans' }]);
 });
@@ -76,7 +76,11 @@ test.serial('a ban file whose read never ends holds up no other server of its co
   const second = await registerServer(env.deps, a.accountId, { name: 'second' });
   await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
   const targets = await syncTargets(env.deps.db, [a.serverId, second.server.id]);
-  const batches = new BanBatches(env.deps, targets.map((x) => x.accountId), 200);
+  const batches = new BanBatches(
+    env.deps,
+    targets.map((x) => x.accountId),
+    200,
+  );
   const ready = targets.find((x) => x.id === second.server.id)!;
   // The other server's read never ends: this one syncs after the grace, alone.
   const started = Date.now();
@@ -88,10 +92,22 @@ test.serial('a ban file whose read never ends holds up no other server of its co
 
 test('a time limit turns work that never ends into a failure of its own, and drops its late result', async (t) => {
   const started = Date.now();
-  await t.throwsAsync(withTimeLimit(new Promise(() => undefined), 50, 'reading ban.txt'), { instanceOf: TimedOut, message: 'reading ban.txt took longer than 50 ms' });
+  await t.throwsAsync(withTimeLimit(new Promise(() => undefined), 50, 'reading ban.txt'), {
+    instanceOf: TimedOut,
+    message: 'reading ban.txt took longer than 50 ms',
+  });
   t.true(Date.now() - started < 1000);
-  const late = delay(20).then(() => { throw new Error('late'); });
-  await t.throwsAsync(withTimeLimit(late.then(() => 1), 5, 'writing'), { instanceOf: TimedOut });
+  const late = delay(20).then(() => {
+    throw new Error('late');
+  });
+  await t.throwsAsync(
+    withTimeLimit(
+      late.then(() => 1),
+      5,
+      'writing',
+    ),
+    { instanceOf: TimedOut },
+  );
   await delay(40);
   t.is(await withTimeLimit(Promise.resolve(7), 50, 'quick'), 7);
 });
@@ -110,10 +126,16 @@ test.serial('each server under its own lock: a server another worker holds is le
   t.like(result, { failed: 0 });
   t.true((await readFile(join(dir, f, 'free.txt'), 'utf8')).length > 0);
   await t.throwsAsync(readFile(join(dir, f, 'held.txt')), { code: 'ENOENT' });
-  const pending = await env.deps.db.query<{ failures: number }>('SELECT failures FROM file_sync_requests WHERE server_id = $1', [held.serverId]);
+  const pending = await env.deps.db.query<{ failures: number }>('SELECT failures FROM file_sync_requests WHERE server_id = $1', [
+    held.serverId,
+  ]);
   t.deepEqual(pending.rows, [{ failures: 0 }], 'left to its worker, not counted as a failure');
   await env.deps.redis.del(jobLockKey(`game-files:${held.serverId}`));
   await drainSyncRequests(env.deps);
   t.true((await readFile(join(dir, f, 'held.txt'), 'utf8')).length > 0);
-  t.is((await env.deps.redis.exists(jobLockKey(`game-files:${held.serverId}`), jobLockKey(`game-files:${free.serverId}`))), 0, 'locks released');
+  t.is(
+    await env.deps.redis.exists(jobLockKey(`game-files:${held.serverId}`), jobLockKey(`game-files:${free.serverId}`)),
+    0,
+    'locks released',
+  );
 });

@@ -50,8 +50,13 @@ async function folder(): Promise<string> {
   return name;
 }
 
-const storedPaths = async (serverId: string) => (await env.deps.db.query<{ ban: string | null; priority: string | null }>(
-  'SELECT ban_file_path AS ban, priority_file_path AS priority FROM servers WHERE id = $1', [serverId])).rows[0];
+const storedPaths = async (serverId: string) =>
+  (
+    await env.deps.db.query<{ ban: string | null; priority: string | null }>(
+      'SELECT ban_file_path AS ban, priority_file_path AS priority FROM servers WHERE id = $1',
+      [serverId],
+    )
+  ).rows[0];
 
 test('without GAME_FILES_DIR a path is a 400 saying the agent keeps the files; null and a name are fine', async (t) => {
   const off = await envFor(t);
@@ -61,11 +66,19 @@ test('without GAME_FILES_DIR a path is a 400 saying the agent keeps the files; n
   t.regex(res.body.message, /files on the service's host are off .*GAME_FILES_DIR.*agent.*--files/);
   const server = (await api(t, off, owner, 'post', '/api/servers', { name: 'alpha', banFilePath: null })).body.server as { id: string };
   t.truthy(server);
-  assertError(t, await api(t, off, owner, 'patch', `/api/servers/${server.id}`, { priorityFilePath: '/tmp/priority.txt' }), 400, 'BAD_REQUEST');
-  t.like((await api(t, off, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: null })).body, { name: 'beta', banFilePath: null });
+  assertError(
+    t,
+    await api(t, off, owner, 'patch', `/api/servers/${server.id}`, { priorityFilePath: '/tmp/priority.txt' }),
+    400,
+    'BAD_REQUEST',
+  );
+  t.like((await api(t, off, owner, 'patch', `/api/servers/${server.id}`, { name: 'beta', banFilePath: null })).body, {
+    name: 'beta',
+    banFilePath: null,
+  });
 });
 
-test('only accounts.manage names a path: the operator\'s owner may; its admin and every community\'s owner and admin get a 403, and still rename', async (t) => {
+test("only accounts.manage names a path: the operator's owner may; its admin and every community's owner and admin get a 403, and still rename", async (t) => {
   const f = await folder();
   const mine = await newServer(t, operator, { name: 'operator server', banFilePath: `${f}/ban.txt` });
   t.is(mine.banFilePath, `${f}/ban.txt`);
@@ -73,12 +86,28 @@ test('only accounts.manage names a path: the operator\'s owner may; its admin an
   const owner = await community(t);
   const admin = await userWithRole(env, 'admin', owner.accountId);
   const theirs = await newServer(t, owner);
-  for (const [who, s, serverId] of [['the operator\'s admin', operatorAdmin, mine.id], ['a community\'s owner', owner, theirs.id], ['a community\'s admin', admin, theirs.id]] as const) {
+  for (const [who, s, serverId] of [
+    ["the operator's admin", operatorAdmin, mine.id],
+    ["a community's owner", owner, theirs.id],
+    ["a community's admin", admin, theirs.id],
+  ] as const) {
     const created = await api(t, env, s, 'post', '/api/servers', { name: 'sneaky', banFilePath: `${f}/${tag()}.txt` });
     assertError(t, created, 403, 'FORBIDDEN', who);
     t.regex(created.body.message, /accounts\.manage.*agent/);
-    assertError(t, await api(t, env, s, 'patch', `/api/servers/${serverId}`, { priorityFilePath: `${f}/${tag()}.txt` }), 403, 'FORBIDDEN', who);
-    assertError(t, await api(t, env, s, 'patch', `/api/servers/${serverId}`, { name: 'renamed', banFilePath: `${f}/ban.txt` }), 403, 'FORBIDDEN', `${who}: even restating it`);
+    assertError(
+      t,
+      await api(t, env, s, 'patch', `/api/servers/${serverId}`, { priorityFilePath: `${f}/${tag()}.txt` }),
+      403,
+      'FORBIDDEN',
+      who,
+    );
+    assertError(
+      t,
+      await api(t, env, s, 'patch', `/api/servers/${serverId}`, { name: 'renamed', banFilePath: `${f}/ban.txt` }),
+      403,
+      'FORBIDDEN',
+      `${who}: even restating it`,
+    );
     const renamed = await api(t, env, s, 'patch', `/api/servers/${serverId}`, { name: `renamed by ${who}` });
     t.is(renamed.status, 200, who);
   }
@@ -88,9 +117,16 @@ test('only accounts.manage names a path: the operator\'s owner may; its admin an
 
 test('clearing a path needs only servers.manage: it only stops the service touching the file', async (t) => {
   const f = await folder();
-  const mine = await newServer(t, operator, { name: 'operator server', banFilePath: `${f}/ban.txt`, priorityFilePath: `${f}/priority.txt` });
+  const mine = await newServer(t, operator, {
+    name: 'operator server',
+    banFilePath: `${f}/ban.txt`,
+    priorityFilePath: `${f}/priority.txt`,
+  });
   const operatorAdmin = await userWithRole(env, 'admin', operator.accountId);
-  t.like((await api(t, env, operatorAdmin, 'patch', `/api/servers/${mine.id}`, { banFilePath: null })).body, { banFilePath: null, priorityFilePath: `${f}/priority.txt` });
+  t.like((await api(t, env, operatorAdmin, 'patch', `/api/servers/${mine.id}`, { banFilePath: null })).body, {
+    banFilePath: null,
+    priorityFilePath: `${f}/priority.txt`,
+  });
   // A community server holding a path from before the rule: its own admin clears it.
   const owner = await community(t);
   const theirs = await newServer(t, owner);
@@ -105,7 +141,11 @@ test('clearing a path needs only servers.manage: it only stops the service touch
 
 test('a path is stored in its normal form, relative to GAME_FILES_DIR', async (t) => {
   const f = await folder();
-  const server = await newServer(t, operator, { name: 'normal', banFilePath: join(dir, f, 'ban.txt'), priorityFilePath: `./${f}//./priority.txt` });
+  const server = await newServer(t, operator, {
+    name: 'normal',
+    banFilePath: join(dir, f, 'ban.txt'),
+    priorityFilePath: `./${f}//./priority.txt`,
+  });
   t.like(server, { banFilePath: `${f}/ban.txt`, priorityFilePath: `${f}/priority.txt` });
   t.deepEqual(await storedPaths(server.id), { ban: `${f}/ban.txt`, priority: `${f}/priority.txt` });
 });
@@ -160,27 +200,51 @@ test('refused on input with a 400 naming why, and nothing stored: every form, an
   t.is(await readFile(join(outside, 'ban.txt'), 'utf8'), '76561198000000001\r\n');
   if (process.getuid?.() === 0) {
     execFileSync('mknod', [join(dir, f, 'device.txt'), 'c', '1', '5']);
-    assertError(t, await api(t, env, operator, 'patch', `/api/servers/${server.id}`, { banFilePath: `${f}/device.txt` }), 400, 'BAD_REQUEST', 'a device node');
+    assertError(
+      t,
+      await api(t, env, operator, 'patch', `/api/servers/${server.id}`, { banFilePath: `${f}/device.txt` }),
+      400,
+      'BAD_REQUEST',
+      'a device node',
+    );
   }
 });
 
-test('one file, one live server: a file another server uses (either kind, any spelling or case) is a 409; a server\'s two files differ', async (t) => {
+test("one file, one live server: a file another server uses (either kind, any spelling or case) is a 409; a server's two files differ", async (t) => {
   const f = await folder();
   const first = await newServer(t, operator, { name: 'first', banFilePath: `${f}/ban.txt`, priorityFilePath: `${f}/priority.txt` });
   const second = await newServer(t, operator, { name: 'second' });
-  for (const [field, path] of [['banFilePath', `${f}/ban.txt`], ['priorityFilePath', `${f}/ban.txt`], ['banFilePath', `${f}/priority.txt`],
-    ['banFilePath', join(dir, f, 'ban.txt')], ['priorityFilePath', `./${f}/BAN.txt`]] as const) {
+  for (const [field, path] of [
+    ['banFilePath', `${f}/ban.txt`],
+    ['priorityFilePath', `${f}/ban.txt`],
+    ['banFilePath', `${f}/priority.txt`],
+    ['banFilePath', join(dir, f, 'ban.txt')],
+    ['priorityFilePath', `./${f}/BAN.txt`],
+  ] as const) {
     const res = await api(t, env, operator, 'patch', `/api/servers/${second.id}`, { [field]: path });
     assertError(t, res, 409, 'CONFLICT', `${field} ${path}`);
     t.regex(res.body.message, /another server already uses/);
     assertError(t, await api(t, env, operator, 'post', '/api/servers', { name: 'third', [field]: path }), 409, 'CONFLICT');
   }
-  assertError(t, await api(t, env, operator, 'patch', `/api/servers/${second.id}`, { banFilePath: `${f}/own.txt`, priorityFilePath: `${f}/own.txt` }), 400, 'BAD_REQUEST');
-  assertError(t, await api(t, env, operator, 'patch', `/api/servers/${first.id}`, { priorityFilePath: `${f}/ban.txt` }), 400, 'BAD_REQUEST', 'its own ban file as its priority file');
+  assertError(
+    t,
+    await api(t, env, operator, 'patch', `/api/servers/${second.id}`, { banFilePath: `${f}/own.txt`, priorityFilePath: `${f}/own.txt` }),
+    400,
+    'BAD_REQUEST',
+  );
+  assertError(
+    t,
+    await api(t, env, operator, 'patch', `/api/servers/${first.id}`, { priorityFilePath: `${f}/ban.txt` }),
+    400,
+    'BAD_REQUEST',
+    'its own ban file as its priority file',
+  );
   // A server restates its own path; a revoked server's file is free again.
   t.is((await api(t, env, operator, 'patch', `/api/servers/${first.id}`, { banFilePath: `${f}/ban.txt` })).status, 200);
   t.is((await api(t, env, operator, 'delete', `/api/servers/${first.id}`)).status, 204);
-  t.like((await api(t, env, operator, 'patch', `/api/servers/${second.id}`, { banFilePath: `${f}/ban.txt` })).body, { banFilePath: `${f}/ban.txt` });
+  t.like((await api(t, env, operator, 'patch', `/api/servers/${second.id}`, { banFilePath: `${f}/ban.txt` })).body, {
+    banFilePath: `${f}/ban.txt`,
+  });
 });
 
 test('two changes naming one file at once: exactly one wins, the other is a 409', async (t) => {
@@ -188,23 +252,33 @@ test('two changes naming one file at once: exactly one wins, the other is a 409'
   const servers = await Promise.all([1, 2, 3].map((i) => newServer(t, operator, { name: `racer ${i}` })));
   for (let round = 0; round < 5; round++) {
     const path = `${f}/race-${round}.txt`;
-    const answers = await Promise.all(servers.map((s, i) => api(t, env, operator, 'patch', `/api/servers/${s.id}`, i === 2 ? { priorityFilePath: path } : { banFilePath: path })));
+    const answers = await Promise.all(
+      servers.map((s, i) =>
+        api(t, env, operator, 'patch', `/api/servers/${s.id}`, i === 2 ? { priorityFilePath: path } : { banFilePath: path }),
+      ),
+    );
     t.deepEqual(answers.map((r) => r.status).sort(), [200, 409, 409], `round ${round}`);
   }
   const { rows } = await env.deps.db.query<{ path: string; n: number }>(
     `SELECT p.path, count(*)::int AS n FROM servers s CROSS JOIN LATERAL (VALUES (s.ban_file_path), (s.priority_file_path)) AS p(path)
-     WHERE s.revoked_at IS NULL AND p.path LIKE $1 GROUP BY p.path`, [`${f}/race-%`]);
+     WHERE s.revoked_at IS NULL AND p.path LIKE $1 GROUP BY p.path`,
+    [`${f}/race-%`],
+  );
   t.true(rows.length > 0 && rows.every((r) => r.n === 1), JSON.stringify(rows));
   // The database's own check, for a writer that skips the service's: another server's file is refused.
   const taken = rows[0]!.path;
   const bystander = await newServer(t, operator, { name: 'bystander' });
-  await t.throwsAsync(env.deps.db.query('UPDATE servers SET priority_file_path = upper($2) WHERE id = $1', [bystander.id, taken]),
-    { message: /another live server uses that file/ });
+  await t.throwsAsync(env.deps.db.query('UPDATE servers SET priority_file_path = upper($2) WHERE id = $1', [bystander.id, taken]), {
+    message: /another live server uses that file/,
+  });
 });
 
 test('a new file path or a new server asks for a sync of its files', async (t) => {
   const f = await folder();
-  const pending = async (serverId: string) => (await env.deps.db.query<{ kind: string }>('SELECT kind FROM file_sync_requests WHERE server_id = $1 ORDER BY kind', [serverId])).rows.map((r) => r.kind);
+  const pending = async (serverId: string) =>
+    (
+      await env.deps.db.query<{ kind: string }>('SELECT kind FROM file_sync_requests WHERE server_id = $1 ORDER BY kind', [serverId])
+    ).rows.map((r) => r.kind);
   const server = await newServer(t, operator, { name: 'synced' });
   t.deepEqual(await pending(server.id), ['bans', 'priority'], 'a new server asks for both files');
   await env.deps.db.query('DELETE FROM file_sync_requests WHERE server_id = $1', [server.id]);
@@ -214,6 +288,10 @@ test('a new file path or a new server asks for a sync of its files', async (t) =
   t.deepEqual(await pending(server.id), ['priority']);
   t.is((await api(t, env, operator, 'patch', `/api/servers/${server.id}`, { banFilePath: `${f}/ban.txt` })).status, 200);
   t.deepEqual(await pending(server.id), ['bans', 'priority']);
-  const [audit] = (await env.deps.db.query("SELECT details FROM audit_log WHERE target_id = $1 AND action = 'server.update' ORDER BY id DESC LIMIT 1", [server.id])).rows;
+  const [audit] = (
+    await env.deps.db.query("SELECT details FROM audit_log WHERE target_id = $1 AND action = 'server.update' ORDER BY id DESC LIMIT 1", [
+      server.id,
+    ])
+  ).rows;
   t.deepEqual(audit.details, { changed: ['banFilePath'], banFilePath: `${f}/ban.txt` }, 'the audit names the path set');
 });

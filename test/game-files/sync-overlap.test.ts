@@ -50,7 +50,10 @@ test('a sync that meets another sync of the file fails on its commit, is tried a
     await other.query(`UPDATE game_file_syncs SET synced_at = synced_at WHERE server_id = $1 AND kind = 'bans'`, [a.serverId]);
     const sync = syncGameFiles(deps, [{ serverId: a.serverId, kind: 'bans' }]);
     for (let waited = 0; ; waited += 20) {
-      const { rows } = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [otherPid]);
+      const { rows } = await env.deps.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+        [otherPid],
+      );
       if (rows[0]!.n > 0) break;
       if (waited > 10_000) t.fail('the sync never waited for the other');
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -64,7 +67,10 @@ test('a sync that meets another sync of the file fails on its commit, is tried a
     other.release();
   }
   t.deepEqual(messages(), ['game file sync met another sync of the file'], 'a warning, not an error');
-  const { rows } = await env.deps.db.query<{ entries: number }>(`SELECT entries FROM game_file_syncs WHERE server_id = $1 AND kind = 'bans'`, [a.serverId]);
+  const { rows } = await env.deps.db.query<{ entries: number }>(
+    `SELECT entries FROM game_file_syncs WHERE server_id = $1 AND kind = 'bans'`,
+    [a.serverId],
+  );
   t.deepEqual(rows, [{ entries: 2 }]);
 });
 

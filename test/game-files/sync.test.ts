@@ -76,7 +76,10 @@ test.serial('an existing file keeps its LF line ends; a sync with nothing new le
   const a = await tenant(env.deps);
   const files = await withFiles(a);
   await writeFile(files.bans, '');
-  await env.deps.db.query("INSERT INTO game_file_syncs (server_id, kind, path, sha256, entries, synced_at) VALUES ($1, 'bans', $2, '', 0, now())", [a.serverId, files.bans]);
+  await env.deps.db.query(
+    "INSERT INTO game_file_syncs (server_id, kind, path, sha256, entries, synced_at) VALUES ($1, 'bans', $2, '', 0, now())",
+    [a.serverId, files.bans],
+  );
   await writeFile(files.bans, 'x\n');
   const p = steam();
   await createBan(env.deps, a.accountId, { platformId: p }, admin);
@@ -95,14 +98,38 @@ test.serial('first sync imports hand-written entries (both forms, comments, CRLF
   await requestServerSync(env.deps.db, [a.serverId], 'priority', new Date(env.clock.now()).toISOString());
   await drainSyncRequests(env.deps);
   const { rows } = await env.deps.db.query<{ platform_id: string; source: string; reason: string | null }>(
-    'SELECT platform_id, source, reason FROM bans WHERE account_id = $1 ORDER BY platform_id', [a.accountId]);
-  t.deepEqual(rows.map((r) => [r.platform_id, r.source]).sort(), [[s1, 'import'], [s2, 'manual'], [lone, 'import']].sort(), 'a Steam64 and its DayZ ID line are one ban; a banned player is not banned twice');
+    'SELECT platform_id, source, reason FROM bans WHERE account_id = $1 ORDER BY platform_id',
+    [a.accountId],
+  );
+  t.deepEqual(
+    rows.map((r) => [r.platform_id, r.source]).sort(),
+    [
+      [s1, 'import'],
+      [s2, 'manual'],
+      [lone, 'import'],
+    ].sort(),
+    'a Steam64 and its DayZ ID line are one ban; a banned player is not banned twice',
+  );
   const text = await readFile(files.bans, 'utf8');
   t.deepEqual(text.split('\r\n').filter(Boolean).sort(), [s1, dayzIdOf(s1), s2, dayzIdOf(s2), lone].sort());
   const queue = await env.deps.db.query<{ platform_id: string; server_ids: string[]; expires_at: string | null }>(
-    'SELECT platform_id, server_ids::text[] AS server_ids, expires_at FROM priority_queue WHERE account_id = $1 ORDER BY platform_id', [a.accountId]);
-  t.deepEqual(queue.rows.map((r) => [r.platform_id, r.server_ids, r.expires_at]), [[s1, [a.serverId], null], [s3, [a.serverId], null]].sort());
-  t.is(await readFile(files.priority, 'utf8'), [s1, s3].sort().map((id) => `${id};`).join(''));
+    'SELECT platform_id, server_ids::text[] AS server_ids, expires_at FROM priority_queue WHERE account_id = $1 ORDER BY platform_id',
+    [a.accountId],
+  );
+  t.deepEqual(
+    queue.rows.map((r) => [r.platform_id, r.server_ids, r.expires_at]),
+    [
+      [s1, [a.serverId], null],
+      [s3, [a.serverId], null],
+    ].sort(),
+  );
+  t.is(
+    await readFile(files.priority, 'utf8'),
+    [s1, s3]
+      .sort()
+      .map((id) => `${id};`)
+      .join(''),
+  );
   // A second sync imports nothing again, even if the admin edits the file meanwhile.
   await writeFile(files.bans, `${steam()}\r\n`);
   await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
@@ -111,13 +138,14 @@ test.serial('first sync imports hand-written entries (both forms, comments, CRLF
   // Each file's import is audited before its sync (the two files sync side by side, in either order).
   const audit = await env.deps.db.query(
     "SELECT action, coalesce(details->>'file', CASE action WHEN 'ban.import-file' THEN 'bans' ELSE 'priority' END) AS file FROM audit_log WHERE account_id = $1 AND action IN ('ban.import-file', 'queue.import-file', 'files.sync') ORDER BY id",
-    [a.accountId]);
+    [a.accountId],
+  );
   const ofFile = (file: string) => audit.rows.filter((r) => r.file === file).map((r) => r.action);
   t.deepEqual(ofFile('bans'), ['ban.import-file', 'files.sync', 'files.sync']);
   t.deepEqual(ofFile('priority'), ['queue.import-file', 'files.sync']);
 });
 
-test.serial('the Data API lists the synced bans newest in the file first; lifted and other accounts\' bans never appear', async (t) => {
+test.serial("the Data API lists the synced bans newest in the file first; lifted and other accounts' bans never appear", async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const files = await withFiles(a);
   const filesB = await withFiles(b);
@@ -132,13 +160,22 @@ test.serial('the Data API lists the synced bans newest in the file first; lifted
   await drainSyncRequests(env.deps);
   const res = await dataGet(env, a, `/servers/${a.serverId}/bans`);
   t.is(res.status, 200);
-  t.deepEqual(res.body.bans.map((x: { platformId: string }) => x.platformId), [later, mine]);
+  t.deepEqual(
+    res.body.bans.map((x: { platformId: string }) => x.platformId),
+    [later, mine],
+  );
   t.false((await readFile(files.bans, 'utf8')).includes(theirs));
   t.false((await readFile(filesB.bans, 'utf8')).includes(mine));
-  t.deepEqual((await dataGet(env, b, `/servers/${b.serverId}/bans`)).body.bans.map((x: { platformId: string }) => x.platformId), [theirs]);
+  t.deepEqual(
+    (await dataGet(env, b, `/servers/${b.serverId}/bans`)).body.bans.map((x: { platformId: string }) => x.platformId),
+    [theirs],
+  );
   await removeBan(env.deps, a.accountId, lifted.id, admin);
   await drainSyncRequests(env.deps);
-  t.deepEqual((await dataGet(env, a, `/servers/${a.serverId}/bans`)).body.bans.map((x: { platformId: string }) => x.platformId), [mine]);
+  t.deepEqual(
+    (await dataGet(env, a, `/servers/${a.serverId}/bans`)).body.bans.map((x: { platformId: string }) => x.platformId),
+    [mine],
+  );
 });
 
 test.serial('a server without a file path is synced for the pull; the pull answers the rendered file with a good token only', async (t) => {
@@ -156,8 +193,12 @@ test.serial('a server without a file path is synced for the pull; the pull answe
   t.is(res.status, 200);
   t.is(res.text, '');
   const other = await tenant(env.deps);
-  for (const [path, token] of [[`/api/servers/${a.serverId}/files/bans`, other.token], [`/api/servers/${a.serverId}/files/priority`, 'svci_wrong'],
-    [`/api/servers/${a.serverId}/files/bans`, ''], ['/api/servers/not-a-uuid/files/bans', a.token]] as const) {
+  for (const [path, token] of [
+    [`/api/servers/${a.serverId}/files/bans`, other.token],
+    [`/api/servers/${a.serverId}/files/priority`, 'svci_wrong'],
+    [`/api/servers/${a.serverId}/files/bans`, ''],
+    ['/api/servers/not-a-uuid/files/bans', a.token],
+  ] as const) {
     assertError(t, await env.request.get(path).set('Authorization', `Bearer ${token}`), 401, 'UNAUTHORIZED', path);
   }
   const second = await registerServer(env.deps, a.accountId, { name: 'two' });
@@ -175,7 +216,11 @@ test.serial('a file that cannot be written is retried after a wait; the other se
   t.is(result!.failed, 1);
   t.is(await readFile(files.bans, 'utf8'), crlf(p, dayzIdOf(p)));
   const pending = await env.deps.db.query('SELECT kind FROM file_sync_requests WHERE server_id = $1', [second.server.id]);
-  t.deepEqual(pending.rows.map((r) => r.kind), ['bans'], 'the failed request stays');
+  t.deepEqual(
+    pending.rows.map((r) => r.kind),
+    ['bans'],
+    'the failed request stays',
+  );
   await updateManagedServer(env.deps.db, a.accountId, second.server.id, { banFilePath: join(files.dir, 'ban2.txt') });
   await drainSyncRequests(env.deps);
   await t.throwsAsync(readFile(join(files.dir, 'ban2.txt')), { code: 'ENOENT' }, 'not before its wait (1 s after the first failure)');
@@ -185,7 +230,7 @@ test.serial('a file that cannot be written is retried after a wait; the other se
   t.is((await env.deps.db.query('SELECT 1 FROM file_sync_requests WHERE server_id = $1', [second.server.id])).rowCount, 0);
 });
 
-test.serial('each server\'s sync audits what its own file gained and lost since its last sync', async (t) => {
+test.serial("each server's sync audits what its own file gained and lost since its last sync", async (t) => {
   const a = await tenant(env.deps);
   const files = await withFiles(a);
   const second = await registerServer(env.deps, a.accountId, { name: 'second', banFilePath: join(files.dir, 'ban2.txt') });
@@ -203,10 +248,22 @@ test.serial('each server\'s sync audits what its own file gained and lost since 
   await drainSyncRequests(env.deps);
   const audits = await env.deps.db.query(
     "SELECT target_id AS server, details->'added' AS added, details->'removed' AS removed FROM audit_log WHERE account_id = $1 AND action = 'files.sync' ORDER BY id",
-    [a.accountId]);
+    [a.accountId],
+  );
   const of = (server: string) => audits.rows.filter((r) => r.server === server).map((r) => [r.added, r.removed]);
-  t.deepEqual(of(a.serverId), [[1, 0], [1, 1], [1, 0]]);
-  t.deepEqual(of(second.server.id), [[1, 0], [2, 1]], 'the missed sync counts in the next one');
+  t.deepEqual(of(a.serverId), [
+    [1, 0],
+    [1, 1],
+    [1, 0],
+  ]);
+  t.deepEqual(
+    of(second.server.id),
+    [
+      [1, 0],
+      [2, 1],
+    ],
+    'the missed sync counts in the next one',
+  );
   t.deepEqual((await dataGet(env, a, `/servers/${second.server.id}/bans`)).body.bans.length, 2);
 });
 
@@ -214,8 +271,18 @@ test.serial('two syncs of one community at once record each ban once; the one th
   // A server without file paths (its host pulls the file): the two syncs meet only in PostgreSQL.
   const a = await tenant(env.deps);
   for (let i = 0; i < 20; i++) await createBan(env.deps, a.accountId, { platformId: steam() }, admin);
-  const outcomes = await Promise.all([syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }]), syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }])]);
-  t.deepEqual(outcomes.map((o) => [o.synced.length, o.failed]), [[1, []], [1, []]], 'both synced');
+  const outcomes = await Promise.all([
+    syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }]),
+    syncGameFiles(env.deps, [{ serverId: a.serverId, kind: 'bans' }]),
+  ]);
+  t.deepEqual(
+    outcomes.map((o) => [o.synced.length, o.failed]),
+    [
+      [1, []],
+      [1, []],
+    ],
+    'both synced',
+  );
   const entries = await env.deps.db.query('SELECT ban_id FROM ban_file_entries WHERE account_id = $1', [a.accountId]);
   t.is(entries.rowCount, 20);
   t.is(new Set(entries.rows.map((r) => r.ban_id)).size, 20);

@@ -45,7 +45,9 @@ test('two workers at once never both run the job: the second finds the lock take
   let most = 0;
   let runs = 0;
   const job = {
-    name: `game-files-${randomUUID()}`, rule: '* * * * * *', lockMs: 10_000,
+    name: `game-files-${randomUUID()}`,
+    rule: '* * * * * *',
+    lockMs: 10_000,
     run: async () => {
       running += 1;
       runs += 1;
@@ -65,7 +67,11 @@ test('a failing job is retried and logged; the next run still happens', async (t
   const deps = { ...env.deps, log };
   let calls = 0;
   const job = {
-    name: `flaky-${randomUUID()}`, rule: '* * * * * *', lockMs: 10_000, retries: 2, retryMs: 5,
+    name: `flaky-${randomUUID()}`,
+    rule: '* * * * * *',
+    lockMs: 10_000,
+    retries: 2,
+    retryMs: 5,
     run: async () => {
       calls += 1;
       if (calls <= 2) throw new Error(`disk full ${calls}`);
@@ -75,8 +81,18 @@ test('a failing job is retried and logged; the next run still happens', async (t
   await runJob(deps, job);
   t.is(calls, 3);
   const messages = collected.lines.map((l) => JSON.parse(l) as { msg: string; job: string });
-  t.deepEqual(messages.map((m) => m.msg), ['job failed; retrying', 'job failed; retrying', 'job done']);
-  const failing = { ...job, name: `broken-${randomUUID()}`, retries: 0, run: async () => { throw new Error('always'); } };
+  t.deepEqual(
+    messages.map((m) => m.msg),
+    ['job failed; retrying', 'job failed; retrying', 'job done'],
+  );
+  const failing = {
+    ...job,
+    name: `broken-${randomUUID()}`,
+    retries: 0,
+    run: async () => {
+      throw new Error('always');
+    },
+  };
   await t.notThrowsAsync(runJob(deps, failing));
   await t.notThrowsAsync(runJob(deps, failing));
   t.is(collected.lines.filter((l) => l.includes('job failed; it runs again at its next time')).length, 2);
@@ -86,9 +102,21 @@ test.serial('expiry removes exactly the expired bans and entries and rewrites on
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const dir = await mkdtemp(join(root, 'expiry-'));
   const path = (name: string) => join(dir, name);
-  await env.deps.db.query('UPDATE servers SET ban_file_path = $2, priority_file_path = $3 WHERE id = $1', [a.serverId, path('a1-ban.txt'), path('a1-prio.txt')]);
-  const a2 = await registerServer(env.deps, a.accountId, { name: 'a2', banFilePath: path('a2-ban.txt'), priorityFilePath: path('a2-prio.txt') });
-  await env.deps.db.query('UPDATE servers SET ban_file_path = $2, priority_file_path = $3 WHERE id = $1', [b.serverId, path('b-ban.txt'), path('b-prio.txt')]);
+  await env.deps.db.query('UPDATE servers SET ban_file_path = $2, priority_file_path = $3 WHERE id = $1', [
+    a.serverId,
+    path('a1-ban.txt'),
+    path('a1-prio.txt'),
+  ]);
+  const a2 = await registerServer(env.deps, a.accountId, {
+    name: 'a2',
+    banFilePath: path('a2-ban.txt'),
+    priorityFilePath: path('a2-prio.txt'),
+  });
+  await env.deps.db.query('UPDATE servers SET ban_file_path = $2, priority_file_path = $3 WHERE id = $1', [
+    b.serverId,
+    path('b-ban.txt'),
+    path('b-prio.txt'),
+  ]);
   const [keep, expire, other] = [steam(), steam(), steam()];
   await createBan(env.deps, a.accountId, { platformId: keep }, actor);
   await createBan(env.deps, a.accountId, { platformId: expire, durationMinutes: 1 }, actor);
@@ -98,32 +126,52 @@ test.serial('expiry removes exactly the expired bans and entries and rewrites on
   await queuePlayer(env.deps, a.accountId, { platformId: vipScoped, serverIds: [a2.server.id], durationDays: 1 }, actor);
   await queuePlayer(env.deps, b.accountId, { platformId: vipB, durationDays: 2 }, actor);
   await drainSyncRequests(env.deps);
-  const inodes = async () => Object.fromEntries(await Promise.all(['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt']
-    .map(async (f) => [f, (await stat(path(f))).ino] as const)));
+  const inodes = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        ['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt'].map(
+          async (f) => [f, (await stat(path(f))).ino] as const,
+        ),
+      ),
+    );
   const before = await inodes();
   t.is(await expireGameFileEntries(env.deps), undefined, 'nothing expired yet: nothing done');
   t.deepEqual(await inodes(), before);
   env.clock.advance(60_000);
   t.like(await expireGameFileEntries(env.deps), { expiredEntries: 0, banFiles: 2 });
   const afterBans = await inodes();
-  t.deepEqual(['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt'].filter((f) => afterBans[f] !== before[f]), ['a1-ban.txt', 'a2-ban.txt']);
+  t.deepEqual(
+    ['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt'].filter((f) => afterBans[f] !== before[f]),
+    ['a1-ban.txt', 'a2-ban.txt'],
+  );
   t.is(await readFile(path('a1-ban.txt'), 'utf8'), `${keep}\r\n${dayzIdOf(keep)}\r\n`);
   t.true((await readFile(path('b-ban.txt'), 'utf8')).includes(other));
   env.clock.advance(86_400_000);
   t.like(await expireGameFileEntries(env.deps), { expiredEntries: 1, banFiles: 1 });
   const afterDay = await inodes();
-  t.deepEqual(['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt'].filter((f) => afterDay[f] !== afterBans[f]), ['b-ban.txt', 'a2-prio.txt']);
+  t.deepEqual(
+    ['a1-ban.txt', 'a2-ban.txt', 'b-ban.txt', 'a1-prio.txt', 'a2-prio.txt', 'b-prio.txt'].filter((f) => afterDay[f] !== afterBans[f]),
+    ['b-ban.txt', 'a2-prio.txt'],
+  );
   t.is(await readFile(path('a2-prio.txt'), 'utf8'), `${vipA};`);
   t.is(await readFile(path('b-prio.txt'), 'utf8'), `${vipB};`);
   t.is(await readFile(path('b-ban.txt'), 'utf8'), '');
-  const expiredAudit = await env.deps.db.query("SELECT details FROM audit_log WHERE account_id = $1 AND action = 'queue.expire'", [a.accountId]);
-  t.deepEqual(expiredAudit.rows.map((r) => r.details.platformIds), [[vipScoped]]);
+  const expiredAudit = await env.deps.db.query("SELECT details FROM audit_log WHERE account_id = $1 AND action = 'queue.expire'", [
+    a.accountId,
+  ]);
+  t.deepEqual(
+    expiredAudit.rows.map((r) => r.details.platformIds),
+    [[vipScoped]],
+  );
 });
 
 test.serial('server.started asks for both files of that server (a new file path: server-file-paths.test.ts)', async (t) => {
   const a = await tenant(env.deps);
   await env.deps.db.query('DELETE FROM file_sync_requests');
-  const pending = async () => (await env.deps.db.query('SELECT server_id, kind FROM file_sync_requests ORDER BY kind')).rows.map((r) => `${r.server_id === a.serverId ? 'a' : 'other'}:${r.kind}`);
+  const pending = async () =>
+    (await env.deps.db.query('SELECT server_id, kind FROM file_sync_requests ORDER BY kind')).rows.map(
+      (r) => `${r.server_id === a.serverId ? 'a' : 'other'}:${r.kind}`,
+    );
   await ingest(env, a, [{ id: randomUUID(), type: 'server.status', ts: env.clock.now(), online: true }]).expect(200);
   t.deepEqual(await pending(), []);
   const id = randomUUID();

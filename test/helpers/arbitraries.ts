@@ -24,7 +24,29 @@ export const anyText = fc.oneof(
   fc.string({ unit: 'binary-ascii', maxLength: 40 }),
   fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }).map(String),
   fc.double().map(String),
-  fc.constantFrom('', ' ', '0', '-0', '1e3', '0x10', 'NaN', 'Infinity', '-Infinity', '1e400', '-1e400', '1.5', 'true', 'false', 'null', '[]', '{}', '%', '%00', '\u0000', '١٢'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-0',
+    '1e3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '-1e400',
+    '1.5',
+    'true',
+    'false',
+    'null',
+    '[]',
+    '{}',
+    '%',
+    '%00',
+    '\u0000',
+    '١٢',
+  ),
 );
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -41,11 +63,16 @@ export const dateTimeText = fc
     fraction: fc.option(fc.stringMatching(/^[0-9]{1,12}$/), { nil: undefined }),
     zone: fc.oneof(
       fc.constantFrom('Z', 'z', '+00:00', '-00:00', ''),
-      fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
     ),
     separator: fc.constantFrom('T', 't', ' '),
   })
-  .map((d) => `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}${d.separator}${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}${d.fraction === undefined ? '' : `.${d.fraction}`}${d.zone}`);
+  .map(
+    (d) =>
+      `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}${d.separator}${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}${d.fraction === undefined ? '' : `.${d.fraction}`}${d.zone}`,
+  );
 
 /** The three stored forms (schemas/platform-id.json): Steam64, DayZ ID, console id. */
 const platformId = fc.oneof(
@@ -55,31 +82,45 @@ const platformId = fc.oneof(
 );
 // Unicode graphemes may take several code points each (the schemas count code points): a few of
 // them, or ASCII up to the full length.
-const shortText = (maxLength: number, minLength = 0) => fc.oneof(
-  fc.string({ unit: 'grapheme', minLength, maxLength: 6 }),
-  fc.string({ minLength, maxLength }),
-);
+const shortText = (maxLength: number, minLength = 0) =>
+  fc.oneof(fc.string({ unit: 'grapheme', minLength, maxLength: 6 }), fc.string({ minLength, maxLength }));
 const name = shortText(128, 1);
 
 /** Extra fields an agent might send: ignored by the service. Never named like a real field. */
-const extras = fc.dictionary(fc.string({ maxLength: 10 }).map((k) => `extra_${k}`), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+const extras = fc.dictionary(
+  fc.string({ maxLength: 10 }).map((k) => `extra_${k}`),
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 3 },
+);
 
 /** A valid ts for an arrival time: epoch ms or ISO text, from 2000 up to an hour ahead. */
-export const validTs = (arrivalMs: number) => fc.oneof(
-  fc.integer({ min: earliestEventMs, max: arrivalMs + 3600_000 }),
-  fc.integer({ min: earliestEventMs, max: arrivalMs + 3600_000 }).map((ms) => new Date(ms).toISOString()),
-);
+export const validTs = (arrivalMs: number) =>
+  fc.oneof(
+    fc.integer({ min: earliestEventMs, max: arrivalMs + 3600_000 }),
+    fc.integer({ min: earliestEventMs, max: arrivalMs + 3600_000 }).map((ms) => new Date(ms).toISOString()),
+  );
 
 const person = fc.record({ platformId, name }).map((p) => ({ ...p, ...coords }));
 
 /** A valid raw event of any type, carrying coordinates and extra fields the service must drop. */
 export const validEvent = (arrivalMs: number) => {
-  const base = fc.record({ id: fc.oneof(fc.mixedCase(fc.uuid()), fc.uuid().map((u) => `urn:uuid:${u}`)), ts: validTs(arrivalMs), extra: extras });
+  const base = fc.record({
+    id: fc.oneof(
+      fc.mixedCase(fc.uuid()),
+      fc.uuid().map((u) => `urn:uuid:${u}`),
+    ),
+    ts: validTs(arrivalMs),
+    extra: extras,
+  });
   const typed = fc.oneof(
     fc.record(
       {
-        type: fc.constant('server.status'), online: fc.boolean(), map: shortText(128), gameVersion: shortText(64),
-        players: fc.integer({ min: 0, max: 100_000 }), fps: fc.double({ min: 0, max: 100_000, noNaN: true }),
+        type: fc.constant('server.status'),
+        online: fc.boolean(),
+        map: shortText(128),
+        gameVersion: shortText(64),
+        players: fc.integer({ min: 0, max: 100_000 }),
+        fps: fc.double({ min: 0, max: 100_000, noNaN: true }),
         uptimeSeconds: fc.integer({ min: 0, max: 3_153_600_000 }),
       },
       { requiredKeys: ['type', 'online'] },
@@ -88,13 +129,21 @@ export const validEvent = (arrivalMs: number) => {
     fc.record({ type: fc.constantFrom('player.connect', 'player.disconnect', 'player.heartbeat'), platformId, name }),
     fc.record(
       {
-        type: fc.constant('kill'), killer: person, victim: person, weapon: shortText(128, 1),
-        distance: fc.double({ min: 0, max: 100_000, noNaN: true }), isHeadshot: fc.boolean(), hitZone: shortText(64),
+        type: fc.constant('kill'),
+        killer: person,
+        victim: person,
+        weapon: shortText(128, 1),
+        distance: fc.double({ min: 0, max: 100_000, noNaN: true }),
+        isHeadshot: fc.boolean(),
+        hitZone: shortText(64),
       },
       { requiredKeys: ['type', 'killer', 'victim', 'weapon', 'distance', 'isHeadshot'] },
     ),
-    fc.integer({ min: 0, max: 1_000_000 }).chain((fired) =>
-      fc.record({ type: fc.constant('shots'), platformId, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }) })),
+    fc
+      .integer({ min: 0, max: 1_000_000 })
+      .chain((fired) =>
+        fc.record({ type: fc.constant('shots'), platformId, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }) }),
+      ),
     fc.record({ type: fc.constant('death'), platformId, name, cause: fc.constantFrom(...deathCauses) }),
   );
   return fc.tuple(base, typed).map(([b, t]) => ({ ...b.extra, ...coords, ...t, id: b.id, ts: b.ts }) as Record<string, unknown>);
@@ -102,7 +151,27 @@ export const validEvent = (arrivalMs: number) => {
 
 /** A valid event with one field broken, dropped or replaced by an arbitrary value. */
 export const brokenEvent = (arrivalMs: number) =>
-  fc.tuple(validEvent(arrivalMs), fc.constantFrom('id', 'ts', 'type', 'online', 'platformId', 'name', 'killer', 'victim', 'weapon', 'distance', 'fired', 'hits', 'players', 'cause'), fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText, dateTimeText)))
+  fc
+    .tuple(
+      validEvent(arrivalMs),
+      fc.constantFrom(
+        'id',
+        'ts',
+        'type',
+        'online',
+        'platformId',
+        'name',
+        'killer',
+        'victim',
+        'weapon',
+        'distance',
+        'fired',
+        'hits',
+        'players',
+        'cause',
+      ),
+      fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText, dateTimeText)),
+    )
     .map(([event, field, value]) => {
       const copy: Record<string, unknown> = { ...event };
       if (value === null) delete copy[field];
@@ -122,5 +191,17 @@ export const queryValue = fc.oneof(
 );
 
 /** Characters a raw (unencoded) URL may carry as they are, with % for broken escapes. */
-const rawUrlChar = fc.constantFrom(...'abcXYZ019-._~!$&\'()*+,;=:@%'.split(''), '%2e', '%2E%2e', '%zz', '%E0%A4%A', '%c0%ae', '%ff', '%00', '%2F', '%5C', '%25');
+const rawUrlChar = fc.constantFrom(
+  ..."abcXYZ019-._~!$&'()*+,;=:@%".split(''),
+  '%2e',
+  '%2E%2e',
+  '%zz',
+  '%E0%A4%A',
+  '%c0%ae',
+  '%ff',
+  '%00',
+  '%2F',
+  '%5C',
+  '%25',
+);
 export const rawUrlText = fc.array(rawUrlChar, { minLength: 1, maxLength: 20 }).map((parts) => parts.join(''));

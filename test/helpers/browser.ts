@@ -14,15 +14,25 @@ import type { TestEnv } from './env.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** As root and offline, Chromium needs these: no sandbox, no GPU, and no background connections it would wait on. */
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 
 /** Fails (never skips) when the browser or the dashboard's build is missing: the e2e tests must run. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}: the end-to-end tests need it. Install Debian's package `
-      + '(apt-get install -y --no-install-recommends chromium) or point CHROMIUM_PATH at a Chromium binary.');
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: the end-to-end tests need it. Install Debian's package ` +
+        '(apt-get install -y --no-install-recommends chromium) or point CHROMIUM_PATH at a Chromium binary.',
+    );
   }
   const state = buildState();
   if (state !== 'fresh') throw new Error(`the dashboard build is ${state}: run \`npm run build:web\` (npm test builds it first)`);
@@ -65,7 +75,8 @@ export async function newPage(t: ExecutionContext, browser: Browser, base: strin
 
 const scriptErrors = new WeakMap<Page, string[]>();
 /** Asserts the page's scripts have thrown nothing so far. */
-export const noScriptErrors = (t: ExecutionContext, page: Page) => t.deepEqual(scriptErrors.get(page) ?? [], [], 'no script error on the page');
+export const noScriptErrors = (t: ExecutionContext, page: Page) =>
+  t.deepEqual(scriptErrors.get(page) ?? [], [], 'no script error on the page');
 
 /** Signs the browser context in through the API (its cookies are the browser's). */
 export async function signInContext(context: BrowserContext, username: string, password: string): Promise<void> {
@@ -85,7 +96,8 @@ async function colourCount(browser: Browser, png: Buffer): Promise<number> {
       const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
       const seen = new Set<number>();
       const step = Math.max(1, Math.floor((bitmap.width * bitmap.height) / 20_000));
-      for (let i = 0; i < bitmap.width * bitmap.height; i += step) seen.add((data[4 * i]! << 16) | (data[4 * i + 1]! << 8) | data[4 * i + 2]!);
+      for (let i = 0; i < bitmap.width * bitmap.height; i += step)
+        seen.add((data[4 * i]! << 16) | (data[4 * i + 1]! << 8) | data[4 * i + 2]!);
       return seen.size;
     }, png.toString('base64'));
   } finally {
@@ -116,11 +128,29 @@ export async function screenshots(t: ExecutionContext, browser: Browser, page: P
 export async function accessible(t: ExecutionContext, page: Page, name: string): Promise<void> {
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      where: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
-  t.deepEqual(found.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${name}: serious accessibility violations`);
+  t.deepEqual(
+    found.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    [],
+    `${name}: serious accessibility violations`,
+  );
 }
 
 /** Both checks of a main page. */

@@ -30,17 +30,26 @@ export function call(env: TestEnv, session: Pick<Session, 'token'> | undefined, 
   return req;
 }
 
-const documented = operations.filter((op) => op.security === 'session' || op.security === undefined).map((op) => ({
-  op,
-  pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
-}));
+const documented = operations
+  .filter((op) => op.security === 'session' || op.security === undefined)
+  .map((op) => ({
+    op,
+    pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  }));
 
 /**
  * A call (as `call`) whose answer is checked against the OpenAPI description of the route: the
  * status is one the operation documents, and the body matches that status's schema (error.json
  * for every error).
  */
-export async function api(t: ExecutionContext, env: TestEnv, session: Pick<Session, 'token'> | undefined, method: Method, path: string, body?: unknown): Promise<Response> {
+export async function api(
+  t: ExecutionContext,
+  env: TestEnv,
+  session: Pick<Session, 'token'> | undefined,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   const res = await call(env, session, method, path, body);
   const pathOnly = path.split('?')[0]!;
   const match = documented.find((d) => d.op.method === method && d.pattern.test(pathOnly));

@@ -26,8 +26,14 @@ let databaseReady: Promise<void> | undefined;
 export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig({
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: schema,
-    REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `${schema}:`, PG_POOL_SIZE: '3', ...env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDatabaseUrl,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_PREFIX: `${schema}:`,
+    PG_POOL_SIZE: '3',
+    ...env,
   });
   const log = createLog('silent');
   databaseReady ??= ensureDatabase(testDatabaseUrl);

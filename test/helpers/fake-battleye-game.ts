@@ -52,8 +52,14 @@ export class FakeGame {
   join(options: JoinOptions): number {
     const number = this.nextNumber++;
     const p: FakePlayer = {
-      number, name: options.name, guid: options.guid, verified: false, ip: options.ip ?? `10.0.${number >> 8 & 255}.${number & 255}`,
-      port: options.port ?? 2304, ping: options.ping ?? 40, lobby: options.lobby ?? false,
+      number,
+      name: options.name,
+      guid: options.guid,
+      verified: false,
+      ip: options.ip ?? `10.0.${(number >> 8) & 255}.${number & 255}`,
+      port: options.port ?? 2304,
+      ping: options.ping ?? 40,
+      lobby: options.lobby ?? false,
     };
     this.players.set(number, p);
     this.broadcast(`Player #${number} ${p.name} (${p.ip}:${p.port}) connected`);
@@ -82,16 +88,27 @@ export class FakeGame {
   execute(text: string, adminId: number): Outcome {
     const [word = '', ...args] = text.split(' ');
     switch (word.toLowerCase()) {
-      case 'players': return { reply: this.playersReply() };
-      case 'kick': return this.kick(args);
-      case 'say': return this.say(args, adminId);
-      case '#lock': this.locked = true; return { reply: '' };
-      case '#unlock': this.locked = false; return { reply: '' };
-      case '#shutdown': this.shutdownAt = Date.now(); return { reply: '', shutdown: true };
+      case 'players':
+        return { reply: this.playersReply() };
+      case 'kick':
+        return this.kick(args);
+      case 'say':
+        return this.say(args, adminId);
+      case '#lock':
+        this.locked = true;
+        return { reply: '' };
+      case '#unlock':
+        this.locked = false;
+        return { reply: '' };
+      case '#shutdown':
+        this.shutdownAt = Date.now();
+        return { reply: '', shutdown: true };
       // Not BattlEye's: answers its argument, so that tests can match replies to commands.
-      case 'echo': return { reply: args.join(' ') };
+      case 'echo':
+        return { reply: args.join(' ') };
       // Assumed text.
-      default: return { reply: 'Unknown command' };
+      default:
+        return { reply: 'Unknown command' };
     }
   }
 
@@ -100,7 +117,13 @@ export class FakeGame {
       const guid = p.guid ? `${p.guid}(${p.verified ? 'OK' : '?'})` : '-';
       return `${String(p.number).padEnd(3)} ${`${p.ip}:${p.port}`.padEnd(21)} ${String(p.lobby ? -1 : p.ping).padEnd(4)} ${guid} ${p.name}${p.lobby ? ' (Lobby)' : ''}`;
     });
-    return ['Players on server:', '[#] [IP Address]:[Port] [Ping] [GUID] [Name]', '-'.repeat(50), ...rows, `(${rows.length} players in total)`].join('\n');
+    return [
+      'Players on server:',
+      '[#] [IP Address]:[Port] [Ping] [GUID] [Name]',
+      '-'.repeat(50),
+      ...rows,
+      `(${rows.length} players in total)`,
+    ].join('\n');
   }
 
   private kick(args: string[]): Outcome {

@@ -37,8 +37,12 @@ export class FakeSession {
   private ended = false;
 
   constructor(
-    readonly address: string, readonly port: number, readonly adminId: number,
-    private readonly options: SessionOptions, private readonly records: FakeRecords, private readonly hooks: SessionHooks,
+    readonly address: string,
+    readonly port: number,
+    readonly adminId: number,
+    private readonly options: SessionOptions,
+    private readonly records: FakeRecords,
+    private readonly hooks: SessionHooks,
   ) {
     this.loggedIn = adminId >= 0;
     if (this.loggedIn) this.idleTimer = setTimeout(() => this.checkIdle(), options.clientTimeoutMs);
@@ -141,7 +145,11 @@ export class FakeSession {
     const size = Math.max(this.options.splitBytes, Math.ceil(reply.length / 255));
     const count = Math.ceil(reply.length / size);
     const packets: ServerPacket[] = Array.from({ length: count }, (_, index) => ({
-      type: 'reply-part', seq, count, index, part: reply.subarray(index * size, (index + 1) * size),
+      type: 'reply-part',
+      seq,
+      count,
+      index,
+      part: reply.subarray(index * size, (index + 1) * size),
     }));
     if (this.options.partOrder === 'reverse') packets.reverse();
     if (this.options.partOrder === 'shuffle') {

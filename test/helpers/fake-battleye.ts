@@ -44,7 +44,16 @@ export interface FakeBattlEyeOptions {
 export class FakeBattlEye {
   readonly host = '127.0.0.1';
   /** Everything clients did, in order; each record has `at` (Date.now()). */
-  readonly records: FakeRecords = { logins: [], commands: [], repeats: [], keepAlives: [], acks: [], messages: [], drops: [], malformed: 0 };
+  readonly records: FakeRecords = {
+    logins: [],
+    commands: [],
+    repeats: [],
+    keepAlives: [],
+    acks: [],
+    messages: [],
+    drops: [],
+    malformed: 0,
+  };
   readonly game: FakeGame;
   private socket: Socket | undefined;
   private readonly sessions = new Map<string, FakeSession>();
@@ -63,7 +72,14 @@ export class FakeBattlEye {
 
   static async start(options: FakeBattlEyeOptions): Promise<FakeBattlEye> {
     const fake = new FakeBattlEye({
-      port: 0, splitBytes: 1400, partOrder: 'in-order', partDelayMs: 0, messageSends: 5, messageResendMs: 2000, clientTimeoutMs: 45_000, ...options,
+      port: 0,
+      splitBytes: 1400,
+      partOrder: 'in-order',
+      partDelayMs: 0,
+      messageSends: 5,
+      messageResendMs: 2000,
+      clientTimeoutMs: 45_000,
+      ...options,
     });
     await fake.restart();
     return fake;
@@ -204,7 +220,9 @@ export class FakeBattlEye {
     const go = () => {
       try {
         this.socket?.send(encodeServerPacket(packet), port, address);
-      } catch { /* stopped meanwhile */ }
+      } catch {
+        /* stopped meanwhile */
+      }
     };
     if (this.held && (packet.type === 'reply' || packet.type === 'reply-part')) this.held.push(go);
     else go();

@@ -30,13 +30,32 @@ export const player = (n: number) => ({ platformId: `7656119800000${String(n).pa
 type Ev = Record<string, unknown>;
 export const ev = {
   kill: (tsMs: number, killer: number, victim: number, extra: Ev = {}): Ev => ({
-    id: randomUUID(), type: 'kill', ts: tsMs, killer: player(killer), victim: player(victim), weapon: 'M4A1', distance: 100, isHeadshot: false, ...extra,
+    id: randomUUID(),
+    type: 'kill',
+    ts: tsMs,
+    killer: player(killer),
+    victim: player(victim),
+    weapon: 'M4A1',
+    distance: 100,
+    isHeadshot: false,
+    ...extra,
   }),
   presence: (type: 'player.connect' | 'player.heartbeat' | 'player.disconnect', tsMs: number, n: number, extra: Ev = {}): Ev => ({
-    id: randomUUID(), type, ts: tsMs, ...player(n), ...extra,
+    id: randomUUID(),
+    type,
+    ts: tsMs,
+    ...player(n),
+    ...extra,
   }),
   status: (tsMs: number, extra: Ev = {}): Ev => ({ id: randomUUID(), type: 'server.status', ts: tsMs, online: true, ...extra }),
-  shots: (tsMs: number, n: number, fired: number, hits: number): Ev => ({ id: randomUUID(), type: 'shots', ts: tsMs, platformId: player(n).platformId, fired, hits }),
+  shots: (tsMs: number, n: number, fired: number, hits: number): Ev => ({
+    id: randomUUID(),
+    type: 'shots',
+    ts: tsMs,
+    platformId: player(n).platformId,
+    fired,
+    hits,
+  }),
 };
 
 export function ingest(env: TestEnv, t: Pick<Tenant, 'serverId' | 'token'>, events: unknown[]) {

@@ -34,7 +34,8 @@ export async function redisDump(deps: Deps): Promise<Map<string, string>> {
     else if (type === 'zset') value = await deps.redis.zrange(key, 0, -1, 'WITHSCORES');
     else if (type === 'set') value = await deps.redis.smembers(key);
     else if (type === 'list') value = await deps.redis.lrange(key, 0, -1);
-    else if (type === 'none') continue; // expired between SCAN and TYPE
+    else if (type === 'none')
+      continue; // expired between SCAN and TYPE
     else value = `<${type}>`;
     dump.set(key, `${type} ${JSON.stringify(value)}`);
   }
@@ -50,7 +51,10 @@ export async function pgDump(deps: Deps): Promise<Map<string, string[]>> {
   const dump = new Map<string, string[]>();
   for (const { name } of tables) {
     const { rows } = await deps.db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name.replaceAll('"', '""')}" t`);
-    dump.set(name, rows.map((r) => r.row));
+    dump.set(
+      name,
+      rows.map((r) => r.row),
+    );
   }
   return dump;
 }

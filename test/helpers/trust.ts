@@ -18,12 +18,22 @@ export function rsaKey(n = 0): string {
 export const secretNote = 'PRIVATE-NOTE-do-not-publish';
 
 export async function submit(env: TestEnv, session: Session, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await call(env, session, 'post', '/api/trust/submissions', { category: 'cheating', reason: 'aimbot seen by two admins', note: secretNote, ...body });
+  const res = await call(env, session, 'post', '/api/trust/submissions', {
+    category: 'cheating',
+    reason: 'aimbot seen by two admins',
+    note: secretNote,
+    ...body,
+  });
   if (res.status !== 201) throw new Error(`submission failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as Record<string, unknown>;
 }
 
-export async function decide(env: TestEnv, moderator: Session, id: string, decision: 'approve' | 'reject' | 'overturn'): Promise<Record<string, unknown>> {
+export async function decide(
+  env: TestEnv,
+  moderator: Session,
+  id: string,
+  decision: 'approve' | 'reject' | 'overturn',
+): Promise<Record<string, unknown>> {
   const path = decision === 'overturn' ? `/api/trust/entries/${id}/overturn` : `/api/trust/submissions/${id}/${decision}`;
   const res = await call(env, moderator, 'post', path);
   if (res.status !== 200) throw new Error(`${decision} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -33,7 +43,8 @@ export async function decide(env: TestEnv, moderator: Session, id: string, decis
 /** Asserts a public trust answer (body and headers) names no submitter, user or note. */
 export function assertNoSubmitter(t: ExecutionContext, text: string, secrets: string[], what: string): void {
   for (const secret of [secretNote, ...secrets]) t.false(text.includes(secret), `${what} leaks ${secret}`);
-  for (const field of ['"note"', '"accountId"', '"submittedBy"', '"submitter"']) t.false(text.includes(field), `${what} has a ${field} field`);
+  for (const field of ['"note"', '"accountId"', '"submittedBy"', '"submitter"'])
+    t.false(text.includes(field), `${what} has a ${field} field`);
 }
 
 /**

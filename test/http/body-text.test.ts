@@ -23,10 +23,15 @@ test.before(async () => {
   lines = collected.lines;
   const deps = createDeps(base.deps.config, { clock: base.clock, log: pino({ level: 'info' }, collected.stream) });
   await connectDeps(deps);
-  env = { deps, clock: base.clock, request: supertest(createApp(deps).callback()), close: async () => {
-    await closeDeps(deps);
-    await base.close();
-  } };
+  env = {
+    deps,
+    clock: base.clock,
+    request: supertest(createApp(deps).callback()),
+    close: async () => {
+      await closeDeps(deps);
+      await base.close();
+    },
+  };
 });
 test.after.always(async () => {
   await env?.close();
@@ -34,23 +39,30 @@ test.after.always(async () => {
 
 const errorLines = () => lines.map((l) => JSON.parse(l) as { level: number; msg?: string }).filter((l) => l.level >= 50);
 
-test.serial('a body that does not decode as its Content-Encoding says is a 400 on login, setup and ingestion; nothing is logged as an error', async (t) => {
-  const a = await tenant(env.deps);
-  const json = JSON.stringify({ username: 'someone', password: 'something long' });
-  for (const encoding of ['gzip', 'br', 'deflate']) {
-    for (const path of ['/api/auth/login', '/api/setup/admin', `/api/servers/${a.serverId}/events`]) {
-      let req = env.request.post(path).set('Content-Type', 'application/json').set('Content-Encoding', encoding);
-      if (path.endsWith('/events')) req = req.set('Authorization', `Bearer ${a.token}`);
-      assertError(t, await req.send(json), 400, 'BAD_REQUEST', `${encoding} ${path}`);
+test.serial(
+  'a body that does not decode as its Content-Encoding says is a 400 on login, setup and ingestion; nothing is logged as an error',
+  async (t) => {
+    const a = await tenant(env.deps);
+    const json = JSON.stringify({ username: 'someone', password: 'something long' });
+    for (const encoding of ['gzip', 'br', 'deflate']) {
+      for (const path of ['/api/auth/login', '/api/setup/admin', `/api/servers/${a.serverId}/events`]) {
+        let req = env.request.post(path).set('Content-Type', 'application/json').set('Content-Encoding', encoding);
+        if (path.endsWith('/events')) req = req.set('Authorization', `Bearer ${a.token}`);
+        assertError(t, await req.send(json), 400, 'BAD_REQUEST', `${encoding} ${path}`);
+      }
     }
-  }
-  // A body that really is gzip still works.
-  const gz = await env.request.post(`/api/servers/${a.serverId}/events`).set('Authorization', `Bearer ${a.token}`)
-    .set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((b: unknown) => b as string)
-    .send(gzipSync(JSON.stringify({ events: [ev.kill(env.clock.now() - 1000, 1, 2)] })));
-  t.is(gz.status, 200, JSON.stringify(gz.body));
-  t.deepEqual(errorLines(), []);
-});
+    // A body that really is gzip still works.
+    const gz = await env.request
+      .post(`/api/servers/${a.serverId}/events`)
+      .set('Authorization', `Bearer ${a.token}`)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((b: unknown) => b as string)
+      .send(gzipSync(JSON.stringify({ events: [ev.kill(env.clock.now() - 1000, 1, 2)] })));
+    t.is(gz.status, 200, JSON.stringify(gz.body));
+    t.deepEqual(errorLines(), []);
+  },
+);
 
 test.serial('a method no route has (TRACE) answers 501 with the Error body and is not logged as an error', async (t) => {
   const res = await env.request.trace('/api/servers');
@@ -63,8 +75,11 @@ test.serial('an extra field nested 200,000 arrays deep is rejected with its even
   const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
   const good = ev.kill(env.clock.now() - 1000, 1, 2);
   const body = `{"events":[${JSON.stringify(good)},{"id":"${randomUUID()}","type":"server.status","ts":${env.clock.now()},"online":true,"extra":${deep}}]}`;
-  const res = await env.request.post(`/api/servers/${a.serverId}/events`).set('Authorization', `Bearer ${a.token}`)
-    .set('Content-Type', 'application/json').send(body);
+  const res = await env.request
+    .post(`/api/servers/${a.serverId}/events`)
+    .set('Authorization', `Bearer ${a.token}`)
+    .set('Content-Type', 'application/json')
+    .send(body);
   t.is(res.status, 200, JSON.stringify(res.body).slice(0, 300));
   t.is(res.body.accepted, 1);
   t.deepEqual(res.body.rejected, [{ index: 1, error: `nesting deeper than ${maxJsonDepth} levels` }]);
@@ -89,15 +104,21 @@ test('property: normaliseJsonText never throws, leaves only well-formed strings,
   const collect = (v: unknown): void => {
     if (typeof v === 'string') strings.push(v);
     else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { strings.push(k); collect(x); }
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        strings.push(k);
+        collect(x);
+      }
   };
-  fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: 'binary' }), (value, text) => {
-    const body = { value, text };
-    const problem = normaliseJsonText(body);
-    strings.length = 0;
-    collect(body);
-    if (problem) return problem.includes('NUL');
-    return strings.every(wellFormed) && !strings.some((s) => s.includes('\u0000'));
-  }));
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: 'binary' }), (value, text) => {
+      const body = { value, text };
+      const problem = normaliseJsonText(body);
+      strings.length = 0;
+      collect(body);
+      if (problem) return problem.includes('NUL');
+      return strings.every(wellFormed) && !strings.some((s) => s.includes('\u0000'));
+    }),
+  );
   t.pass();
 });

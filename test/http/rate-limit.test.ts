@@ -63,25 +63,29 @@ test.serial('keys and scopes are counted apart', async (t) => {
 
 test.serial('property: a refused client that waits retryAfterMs is admitted, and one that waits a millisecond less is not', async (t) => {
   let run = 0;
-  await fc.assert(fc.asyncProperty(
-    fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 2 * minute }), { minLength: 1, maxLength: 60 }),
-    async (limit, offsets) => {
-      const id = `p${run++}`;
-      const start = windowStart(env);
-      // Requests at sorted times from the start of a window, until one is refused.
-      for (const at of [...offsets].sort((x, y) => x - y)) {
-        env.clock.set(start + at);
-        const decision = await takeRateToken(env.deps, 'prop', id, limit);
-        if (decision.allowed) continue;
-        if (decision.retryAfterMs > 1) {
-          env.clock.set(start + at + decision.retryAfterMs - 1);
-          if ((await takeRateToken(env.deps, 'prop', id, limit)).allowed) return false;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 20 }),
+      fc.array(fc.integer({ min: 0, max: 2 * minute }), { minLength: 1, maxLength: 60 }),
+      async (limit, offsets) => {
+        const id = `p${run++}`;
+        const start = windowStart(env);
+        // Requests at sorted times from the start of a window, until one is refused.
+        for (const at of [...offsets].sort((x, y) => x - y)) {
+          env.clock.set(start + at);
+          const decision = await takeRateToken(env.deps, 'prop', id, limit);
+          if (decision.allowed) continue;
+          if (decision.retryAfterMs > 1) {
+            env.clock.set(start + at + decision.retryAfterMs - 1);
+            if ((await takeRateToken(env.deps, 'prop', id, limit)).allowed) return false;
+          }
+          env.clock.set(start + at + decision.retryAfterMs);
+          return (await takeRateToken(env.deps, 'prop', id, limit)).allowed;
         }
-        env.clock.set(start + at + decision.retryAfterMs);
-        return (await takeRateToken(env.deps, 'prop', id, limit)).allowed;
-      }
-      return true;
-    },
-  ), { numRuns: 150 });
+        return true;
+      },
+    ),
+    { numRuns: 150 },
+  );
   t.pass();
 });

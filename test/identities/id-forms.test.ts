@@ -2,7 +2,16 @@
 import test from 'ava';
 import fc from 'fast-check';
 import {
-  battleyeGuidOf, classifyIdentifier, dayzIdOf, isChatSnowflake, isSteam64, legacyOf, platformIdKind, steam64FromLegacy, steam64Max, steam64Min,
+  battleyeGuidOf,
+  classifyIdentifier,
+  dayzIdOf,
+  isChatSnowflake,
+  isSteam64,
+  legacyOf,
+  platformIdKind,
+  steam64FromLegacy,
+  steam64Max,
+  steam64Min,
 } from '../../src/identities/id-forms.ts';
 import { testEnv } from '../helpers/env.ts';
 import { ev, ingest, tenant } from '../helpers/seed.ts';
@@ -62,10 +71,16 @@ test('Discord snowflakes: 17-20 digits, outside the Steam64 range, dated 2015..n
 test('classifyIdentifier: each kind, the discord: prefix, malformed input', (t) => {
   t.deepEqual(classifyIdentifier('76561198000000001', now), { kind: 'steam64', value: '76561198000000001' });
   t.deepEqual(classifyIdentifier('STEAM_0:0:47908', now), { kind: 'legacy', value: '76561197960361544' });
-  t.deepEqual(classifyIdentifier('5F0C6A2E-1D4B-4C8E-A3F7-2B9D8E6C1A01', now), { kind: 'serviceId', value: '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01' });
+  t.deepEqual(classifyIdentifier('5F0C6A2E-1D4B-4C8E-A3F7-2B9D8E6C1A01', now), {
+    kind: 'serviceId',
+    value: '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01',
+  });
   t.deepEqual(classifyIdentifier('discord:175928847299117063', now), { kind: 'chat', value: '175928847299117063' });
   t.deepEqual(classifyIdentifier('175928847299117063', now), { kind: 'chat', value: '175928847299117063' });
-  t.deepEqual(classifyIdentifier('F8960B9FD7CF711046C1DF2AB8D534B2', now), { kind: 'battleyeGuid', value: 'f8960b9fd7cf711046c1df2ab8d534b2' });
+  t.deepEqual(classifyIdentifier('F8960B9FD7CF711046C1DF2AB8D534B2', now), {
+    kind: 'battleyeGuid',
+    value: 'f8960b9fd7cf711046c1df2ab8d534b2',
+  });
   // The prefix forces the chat kind, even for a number in the Steam64 range (snowflakes of mid-2015).
   t.deepEqual(classifyIdentifier('discord:76561198000000001', now), { kind: 'chat', value: '76561198000000001' });
   t.is(classifyIdentifier('discord:18446744073709551616', now), undefined, 'past 64 bits');
@@ -75,19 +90,27 @@ test('classifyIdentifier: each kind, the discord: prefix, malformed input', (t) 
 });
 
 test('property: every Steam64 has a 44-character DayZ ID and a 32-hex GUID, and its legacy form round-trips', (t) => {
-  fc.assert(fc.property(fc.bigInt({ min: steam64Min, max: steam64Max }), (n) => {
-    const id = n.toString();
-    return dayzIdOf(id).length === 44 && platformIdKind(dayzIdOf(id)) === 'dayzId'
-      && /^[0-9a-f]{32}$/.test(battleyeGuidOf(id)) && steam64FromLegacy(legacyOf(id)) === id;
-  }));
+  fc.assert(
+    fc.property(fc.bigInt({ min: steam64Min, max: steam64Max }), (n) => {
+      const id = n.toString();
+      return (
+        dayzIdOf(id).length === 44 &&
+        platformIdKind(dayzIdOf(id)) === 'dayzId' &&
+        /^[0-9a-f]{32}$/.test(battleyeGuidOf(id)) &&
+        steam64FromLegacy(legacyOf(id)) === id
+      );
+    }),
+  );
   t.pass();
 });
 
 test('property: classifyIdentifier never throws', (t) => {
-  fc.assert(fc.property(fc.string({ maxLength: 120 }), (s) => {
-    classifyIdentifier(s, now);
-    return true;
-  }));
+  fc.assert(
+    fc.property(fc.string({ maxLength: 120 }), (s) => {
+      classifyIdentifier(s, now);
+      return true;
+    }),
+  );
   t.pass();
 });
 
@@ -97,5 +120,7 @@ test('an ingested Steam64 player is stored with its DayZ ID and BattlEye GUID be
   const a = await tenant(env.deps);
   t.is((await ingest(env, a, [ev.presence('player.connect', env.clock.now(), 1)])).status, 200);
   const { rows } = await env.deps.db.query('SELECT platform_id, dayz_id, be_guid FROM players');
-  t.deepEqual(rows, [{ platform_id: '76561198000000001', dayz_id: dayzIdOf('76561198000000001'), be_guid: battleyeGuidOf('76561198000000001') }]);
+  t.deepEqual(rows, [
+    { platform_id: '76561198000000001', dayz_id: dayzIdOf('76561198000000001'), be_guid: battleyeGuidOf('76561198000000001') },
+  ]);
 });

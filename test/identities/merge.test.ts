@@ -36,7 +36,15 @@ const freshSteam64 = () => String(76561198100000000n + BigInt(process.pid % 1000
 const iso = (ms: number) => new Date(ms).toISOString();
 const who = (platformId: string, name: string) => ({ platformId, name });
 const kill = (tsMs: number, killer: { platformId: string; name: string }, victim: { platformId: string; name: string }, extra = {}) => ({
-  id: randomUUID(), type: 'kill', ts: tsMs, killer, victim, weapon: 'M4A1', distance: 100, isHeadshot: false, ...extra,
+  id: randomUUID(),
+  type: 'kill',
+  ts: tsMs,
+  killer,
+  victim,
+  weapon: 'M4A1',
+  distance: 100,
+  isHeadshot: false,
+  ...extra,
 });
 const presence = (type: string, tsMs: number, p: { platformId: string; name: string }) => ({ id: randomUUID(), type, ts: tsMs, ...p });
 
@@ -61,12 +69,30 @@ test('the reference vector: a DayZ ID is computed from its Steam64', (t) => {
 test('ingestion accepts a Steam64, a DayZ ID and a console id; refuses other ids and Steam64s out of range', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  const accepted = await ok(t, a, [presence('player.connect', now, who(xbox, 'Box')), presence('player.connect', now, who(dayzIdOf('76561198011111111'), 'Pc'))]);
+  const accepted = await ok(t, a, [
+    presence('player.connect', now, who(xbox, 'Box')),
+    presence('player.connect', now, who(dayzIdOf('76561198011111111'), 'Pc')),
+  ]);
   t.is(accepted.accepted, 2);
-  const bad = ['p1', '7656119800000001', '76561197960265727', '76561202255233024', 'd0b9edc7a5238ab0a559c250e9849b23d2629915', `${vectorDayzId.slice(0, 43)}`, 'STEAM_0:1:1'];
-  const res = await ingest(env, a, bad.map((id) => presence('player.connect', now, who(id, 'x'))));
+  const bad = [
+    'p1',
+    '7656119800000001',
+    '76561197960265727',
+    '76561202255233024',
+    'd0b9edc7a5238ab0a559c250e9849b23d2629915',
+    `${vectorDayzId.slice(0, 43)}`,
+    'STEAM_0:1:1',
+  ];
+  const res = await ingest(
+    env,
+    a,
+    bad.map((id) => presence('player.connect', now, who(id, 'x'))),
+  );
   t.is(res.status, 200);
-  t.deepEqual(res.body.rejected.map((r: { index: number }) => r.index), bad.map((_, i) => i));
+  t.deepEqual(
+    res.body.rejected.map((r: { index: number }) => r.index),
+    bad.map((_, i) => i),
+  );
   t.regex(res.body.rejected[2].error, /range/);
 });
 
@@ -108,7 +134,11 @@ async function dayzHistory(t: ExecutionContext) {
   return { a, b, steam64, dayz, other, now };
 }
 
-async function assertMerged(t: ExecutionContext, h: Awaited<ReturnType<typeof dayzHistory>>, steam64Totals: { kills: number; deaths: number }) {
+async function assertMerged(
+  t: ExecutionContext,
+  h: Awaited<ReturnType<typeof dayzHistory>>,
+  steam64Totals: { kills: number; deaths: number },
+) {
   const { a, b, steam64, dayz } = h;
   const onA = await board(t, a);
   t.is(onA[dayz], undefined, 'the DayZ ID is gone from the leaderboard');
@@ -117,15 +147,27 @@ async function assertMerged(t: ExecutionContext, h: Awaited<ReturnType<typeof da
   t.like(onB[steam64], { kills: 1, deaths: 0, name: 'OnB' });
   t.is(onB[dayz], undefined);
   const feed = await dataGet(env, a, `/servers/${a.serverId}/kills`);
-  const sides = feed.body.kills.flatMap((k: { killerPlatformId: string; victimPlatformId: string }) => [k.killerPlatformId, k.victimPlatformId]);
+  const sides = feed.body.kills.flatMap((k: { killerPlatformId: string; victimPlatformId: string }) => [
+    k.killerPlatformId,
+    k.victimPlatformId,
+  ]);
   t.false(sides.includes(dayz));
   t.is(sides.filter((id: string) => id === steam64).length, 2);
   const online = await dataGet(env, a, `/servers/${a.serverId}/players`);
   assertSchema(t, 'online-players.json', online.body);
-  t.deepEqual(online.body.players.map((p: { platformId: string }) => p.platformId), [steam64]);
+  t.deepEqual(
+    online.body.players.map((p: { platformId: string }) => p.platformId),
+    [steam64],
+  );
   const bans = await dataGet(env, a, `/servers/${a.serverId}/bans`);
-  t.deepEqual(bans.body.bans.map((x: { platformId: string }) => x.platformId), [steam64]);
-  const { rows } = await env.deps.db.query('SELECT play_seconds AS "playSeconds" FROM server_players WHERE platform_id = $1 AND server_id = $2', [steam64, a.serverId]);
+  t.deepEqual(
+    bans.body.bans.map((x: { platformId: string }) => x.platformId),
+    [steam64],
+  );
+  const { rows } = await env.deps.db.query(
+    'SELECT play_seconds AS "playSeconds" FROM server_players WHERE platform_id = $1 AND server_id = $2',
+    [steam64, a.serverId],
+  );
   t.is(rows[0].playSeconds, 60);
 }
 
@@ -134,7 +176,10 @@ test('an ingested event carrying the Steam64 merges its DayZ-ID player: totals, 
   // The Steam64 arrives (a mod, a store purchase, a chat link...) with a death of its own.
   await ok(t, h.a, [{ id: randomUUID(), type: 'death', ts: h.now - 10_000, platformId: h.steam64, name: 'NewName', cause: 'fall' }]);
   await assertMerged(t, h, { kills: 1, deaths: 2 });
-  const audit = await env.deps.db.query(`SELECT actor_type AS "actorType", account_id AS "accountId", details FROM audit_log WHERE action = 'player.merged' AND target_id = $1`, [h.steam64]);
+  const audit = await env.deps.db.query(
+    `SELECT actor_type AS "actorType", account_id AS "accountId", details FROM audit_log WHERE action = 'player.merged' AND target_id = $1`,
+    [h.steam64],
+  );
   t.is(audit.rows.length, 1);
   t.like(audit.rows[0], { actorType: 'system', accountId: h.a.accountId, details: { from: h.dayz, into: h.steam64 } });
   // Afterwards the DayZ ID resolves to the Steam64.
@@ -150,26 +195,40 @@ test('the merge an admin or a ban triggers is idempotent and audited once', asyn
   const again = await mergeIntoSteam64(env.deps, h.dayz, h.steam64, { type: 'system' });
   t.deepEqual(again, { merged: false, servers: [] });
   await assertMerged(t, h, { kills: 1, deaths: 1 });
-  const audit = await env.deps.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'player.merged' AND target_id = $1`, [h.steam64]);
+  const audit = await env.deps.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'player.merged' AND target_id = $1`, [
+    h.steam64,
+  ]);
   t.is(audit.rows[0].n, 1);
   const player = await env.deps.db.query('SELECT name, dayz_id AS "dayzId" FROM players WHERE platform_id = $1', [h.steam64]);
   t.deepEqual(player.rows, [{ name: 'NewName', dayzId: h.dayz }]);
 });
 
-test('a merge moves the DayZ ID\'s pool entries to the Steam64 (to the end of the export feed) and drops both cached scores', async (t) => {
+test("a merge moves the DayZ ID's pool entries to the Steam64 (to the end of the export feed) and drops both cached scores", async (t) => {
   const h = await dayzHistory(t);
-  const entry = await submitToPool(env.deps, { accountId: h.a.accountId, userId: randomUUID() }, { platformId: h.dayz, category: 'cheating', reason: 'aimbot', evidence: [] });
+  const entry = await submitToPool(
+    env.deps,
+    { accountId: h.a.accountId, userId: randomUUID() },
+    { platformId: h.dayz, category: 'cheating', reason: 'aimbot', evidence: [] },
+  );
   await decideEntry(env.deps, entry.id, 'approve');
   const before = await env.deps.db.query('SELECT change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
   // The Steam64 became known elsewhere (its own players row) before the merge ran.
-  await upsertMergedPlayer(env.deps.db, { platformId: h.steam64, name: 'Known', firstSeenAt: iso(h.now), lastSeenAt: iso(h.now) }, h.dayz, battleyeGuidOf(h.steam64));
+  await upsertMergedPlayer(
+    env.deps.db,
+    { platformId: h.steam64, name: 'Known', firstSeenAt: iso(h.now), lastSeenAt: iso(h.now) },
+    h.dayz,
+    battleyeGuidOf(h.steam64),
+  );
   const cleanScore = JSON.parse((await trustLookup(env.deps, h.steam64)).body.toString()) as { signals: { bansActive: number } };
   t.is(cleanScore.signals.bansActive, 0, 'the Steam64 alone has no entry yet (and its score is now cached)');
   await mergeIntoSteam64(env.deps, h.dayz, h.steam64, { type: 'system' });
   const after = await env.deps.db.query('SELECT platform_id AS p, change_xid::text AS x FROM trust_entries WHERE id = $1', [entry.id]);
   t.is(after.rows[0].p, h.steam64);
   t.true(BigInt(after.rows[0].x) > BigInt(before.rows[0].x), 'the moved entry is a new change of the feed');
-  const merged = JSON.parse((await trustLookup(env.deps, h.steam64)).body.toString()) as { platformId: string; signals: { bansActive: number } };
+  const merged = JSON.parse((await trustLookup(env.deps, h.steam64)).body.toString()) as {
+    platformId: string;
+    signals: { bansActive: number };
+  };
   t.like(merged, { platformId: h.steam64, signals: { bansActive: 1 } }, 'the cached clean score was dropped');
   t.is(JSON.parse((await trustLookup(env.deps, h.dayz)).body.toString()).platformId, h.steam64, 'the DayZ ID answers as the Steam64');
 });
@@ -199,7 +258,10 @@ test('learnSteam64 (what a ban naming a Steam64 calls) merges its DayZ-ID player
   t.deepEqual(await learnSteam64(env.deps, 'not-a-steam64'), { merged: false, servers: [] });
   t.true((await learnSteam64(env.deps, h.steam64, { type: 'user', id: 'u1', name: 'mod' })).merged);
   await assertMerged(t, h, { kills: 1, deaths: 1 });
-  const audit = await env.deps.db.query(`SELECT actor_type AS "actorType", actor_name AS "actorName" FROM audit_log WHERE action = 'player.merged' AND target_id = $1`, [h.steam64]);
+  const audit = await env.deps.db.query(
+    `SELECT actor_type AS "actorType", actor_name AS "actorName" FROM audit_log WHERE action = 'player.merged' AND target_id = $1`,
+    [h.steam64],
+  );
   t.deepEqual(audit.rows, [{ actorType: 'user', actorName: 'mod' }]);
   t.false((await learnSteam64(env.deps, h.steam64)).merged);
 });
@@ -217,14 +279,25 @@ test('a merge racing batches under the DayZ ID and under the Steam64 on two serv
     if (i === 5) batches.push(learnSteam64(env.deps, h.steam64).then(() => ({ status: 200 })));
   }
   const statuses = (await Promise.all(batches)).map((r) => r.status);
-  t.deepEqual(statuses, statuses.map(() => 200));
+  t.deepEqual(
+    statuses,
+    statuses.map(() => 200),
+  );
   const rows = await env.deps.db.query<{ platformId: string; kills: number }>(
     'SELECT platform_id AS "platformId", kills FROM server_players WHERE platform_id = ANY($1) ORDER BY platform_id',
     [[h.dayz, h.steam64]],
   );
-  t.true(rows.rows.every((r) => r.platformId === h.steam64), 'no totals left under the DayZ ID');
-  t.is(rows.rows.reduce((sum, r) => sum + r.kills, 0), expectedKills);
-  const left = await env.deps.db.query('SELECT count(*)::int AS n FROM kills WHERE killer_platform_id = $1 OR victim_platform_id = $1', [h.dayz]);
+  t.true(
+    rows.rows.every((r) => r.platformId === h.steam64),
+    'no totals left under the DayZ ID',
+  );
+  t.is(
+    rows.rows.reduce((sum, r) => sum + r.kills, 0),
+    expectedKills,
+  );
+  const left = await env.deps.db.query('SELECT count(*)::int AS n FROM kills WHERE killer_platform_id = $1 OR victim_platform_id = $1', [
+    h.dayz,
+  ]);
   t.is(left.rows[0].n, 0);
   const onA = await board(t, h.a);
   t.is(onA[h.dayz], undefined);

@@ -35,15 +35,30 @@ test('every cause of the closed list is accepted; others are rejected with the e
   const a = await tenant(env.deps);
   const now = env.clock.now();
   const causes = ['infected', 'animal', 'vehicle', 'fall', 'explosion', 'suicide', 'bleeding', 'environment', 'other'];
-  const res = await ingest(env, a, [...causes.map((c, i) => death(now - i, 5, c)), death(now, 5, 'zombie'), { ...death(now, 5, 'fall'), cause: undefined }]);
+  const res = await ingest(env, a, [
+    ...causes.map((c, i) => death(now - i, 5, c)),
+    death(now, 5, 'zombie'),
+    { ...death(now, 5, 'fall'), cause: undefined },
+  ]);
   t.is(res.body.accepted, causes.length);
-  t.deepEqual(res.body.rejected.map((r: { index: number }) => r.index), [causes.length, causes.length + 1]);
+  t.deepEqual(
+    res.body.rejected.map((r: { index: number }) => r.index),
+    [causes.length, causes.length + 1],
+  );
 });
 
 test('the one call: a death adds one death and touches no kill', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  const e = { index: 0, id: randomUUID(), tsMs: now - 1000, sentMs: now - 1000, type: 'death', player: player(9), cause: 'animal' } as IngestEvent;
+  const e = {
+    index: 0,
+    id: randomUUID(),
+    tsMs: now - 1000,
+    sentMs: now - 1000,
+    type: 'death',
+    player: player(9),
+    cause: 'animal',
+  } as IngestEvent;
   const { change } = await commitBatch(env.deps, a.serverId, [e], now);
   t.deepEqual([...change!.totals.keys()], [player(9).platformId]);
   t.like(change!.totals.get(player(9).platformId), { deaths: 1, kills: 0, name: 'player9' });

@@ -35,7 +35,9 @@ async function sent(t: ExecutionContext, a: Tenant, events: unknown[]) {
 /** The partition holding each claim of a server, by event id. */
 async function partitionsOf(serverId: string): Promise<Record<string, string>> {
   const { rows } = await env.deps.db.query<{ id: string; part: string }>(
-    'SELECT event_id AS id, tableoid::regclass::text AS part FROM event_claims WHERE server_id = $1', [serverId]);
+    'SELECT event_id AS id, tableoid::regclass::text AS part FROM event_claims WHERE server_id = $1',
+    [serverId],
+  );
   return Object.fromEntries(rows.map((r) => [r.id, r.part]));
 }
 
@@ -44,24 +46,46 @@ const days = async () => (await claimDays(env.deps.db)).map((d) => d.day);
 async function upkeepJob(t: ExecutionContext): Promise<ClaimsUpkeep | undefined> {
   const lines: { level: number; msg: string; result?: unknown }[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  await runJob({ ...env.deps, log }, jobs.find((j) => j.name === 'keep-event-claims')!);
-  t.deepEqual(lines.filter((l) => l.level >= 50), [], 'no job failure');
+  await runJob(
+    { ...env.deps, log },
+    jobs.find((j) => j.name === 'keep-event-claims')!,
+  );
+  t.deepEqual(
+    lines.filter((l) => l.level >= 50),
+    [],
+    'no job failure',
+  );
   return lines.find((l) => l.msg === 'job done')?.result as ClaimsUpkeep | undefined;
 }
 
-test.serial('the upkeep adds the partitions of yesterday to a week ahead; a claim lands in its day\'s, other days in the default', async (t) => {
-  env.clock.set(t0);
-  const a = await tenant(env.deps);
-  t.deepEqual((await upkeepJob(t))?.added, ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
-  t.is(await keepEventClaims(env.deps), undefined, 'a second run changes nothing');
-  const today = ev.kill(t0 - 5000, 1, 2);
-  const yesterday = ev.status(at('2026-11-21T23:59:59.999Z'));
-  const lastYear = ev.status(at('2025-11-22T12:00:00Z'));
-  t.like(await sent(t, a, [today, yesterday, lastYear]), { accepted: 3 });
-  t.deepEqual(await partitionsOf(a.serverId), {
-    [today.id as string]: 'event_claims_20261122', [yesterday.id as string]: 'event_claims_20261121', [lastYear.id as string]: 'event_claims_other',
-  });
-});
+test.serial(
+  "the upkeep adds the partitions of yesterday to a week ahead; a claim lands in its day's, other days in the default",
+  async (t) => {
+    env.clock.set(t0);
+    const a = await tenant(env.deps);
+    t.deepEqual((await upkeepJob(t))?.added, [
+      '2026-11-21',
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+      '2026-11-29',
+    ]);
+    t.is(await keepEventClaims(env.deps), undefined, 'a second run changes nothing');
+    const today = ev.kill(t0 - 5000, 1, 2);
+    const yesterday = ev.status(at('2026-11-21T23:59:59.999Z'));
+    const lastYear = ev.status(at('2025-11-22T12:00:00Z'));
+    t.like(await sent(t, a, [today, yesterday, lastYear]), { accepted: 3 });
+    t.deepEqual(await partitionsOf(a.serverId), {
+      [today.id as string]: 'event_claims_20261122',
+      [yesterday.id as string]: 'event_claims_20261121',
+      [lastYear.id as string]: 'event_claims_other',
+    });
+  },
+);
 
 test.serial('an event whose ts is far ahead is a duplicate when sent again, though it was given its arrival time each time', async (t) => {
   env.clock.set(t0);
@@ -89,8 +113,12 @@ test.serial('the default partition forgets a claim 7 days after it was received,
   const ages = [eventIdRetentionMs + 1, eventIdRetentionMs, 6 * day];
   const ids = ages.map(() => randomUUID());
   for (const [i, id] of ids.entries()) {
-    await env.deps.db.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, $4)',
-      ['2020-01-01T00:00:00Z', a.serverId, id, new Date(t0 - ages[i]!).toISOString()]);
+    await env.deps.db.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, $4)', [
+      '2020-01-01T00:00:00Z',
+      a.serverId,
+      id,
+      new Date(t0 - ages[i]!).toISOString(),
+    ]);
   }
   await keepEventClaims(env.deps);
   t.deepEqual(Object.keys(await partitionsOf(a.serverId)).sort(), ids.slice(1).sort());
@@ -108,7 +136,7 @@ test.serial('claims of a day already in the default partition move into the part
   t.like(await sent(t, a, [farAhead]), { accepted: 0, duplicates: 1 });
 });
 
-test.serial('a batch whose claim meets the adding of its day\'s partition is applied, its claim in the new partition', async (t) => {
+test.serial("a batch whose claim meets the adding of its day's partition is applied, its claim in the new partition", async (t) => {
   env.clock.set(t0);
   const a = await tenant(env.deps);
   const event = ev.status(at('2026-12-10T08:00:00Z'));
@@ -118,7 +146,8 @@ test.serial('a batch whose claim meets the adding of its day\'s partition is app
     await adding.query("SELECT event_claims_add_day('2026-12-10')");
     const pid = (await adding.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const batch = sent(t, a, [event]);
-    const waiting = async () => (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0;
+    const waiting = async () =>
+      (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0;
     while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 5));
     await adding.query('COMMIT');
     t.like(await batch, { accepted: 1 });
@@ -128,7 +157,7 @@ test.serial('a batch whose claim meets the adding of its day\'s partition is app
   t.deepEqual(await partitionsOf(a.serverId), { [event.id as string]: 'event_claims_20261210' });
 });
 
-test.serial('a day\'s partition is dropped once its day ended 7 days ago and its last claim was received 7 days ago', async (t) => {
+test.serial("a day's partition is dropped once its day ended 7 days ago and its last claim was received 7 days ago", async (t) => {
   env.clock.set(t0);
   const a = await tenant(env.deps);
   await keepEventClaims(env.deps);
@@ -161,7 +190,7 @@ test.serial('a day\'s partition is dropped once its day ended 7 days ago and its
   t.like(await sent(t, a, [late]), { accepted: 1 });
 });
 
-test.serial('a claim made while its day\'s partition is being dropped keeps the day', async (t) => {
+test.serial("a claim made while its day's partition is being dropped keeps the day", async (t) => {
   const a = await tenant(env.deps);
   env.clock.set(at('2026-12-14T00:00:00Z'));
   // Every other expired day dropped first: the one dropped below is the only one left to drop.
@@ -171,11 +200,16 @@ test.serial('a claim made while its day\'s partition is being dropped keeps the 
   try {
     await late.query('BEGIN');
     const id = randomUUID();
-    await late.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, $4)',
-      ['2026-12-05T10:00:00Z', a.serverId, id, new Date(env.clock.now()).toISOString()]);
+    await late.query('INSERT INTO event_claims (sent_at, server_id, event_id, received_at) VALUES ($1, $2, $3, $4)', [
+      '2026-12-05T10:00:00Z',
+      a.serverId,
+      id,
+      new Date(env.clock.now()).toISOString(),
+    ]);
     const pid = (await late.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const upkeep = keepEventClaims(env.deps);
-    const waiting = async () => (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0;
+    const waiting = async () =>
+      (await env.deps.db.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0;
     while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 5));
     await late.query('COMMIT');
     t.false((await upkeep)?.dropped.includes('2026-12-05') ?? false);

@@ -26,7 +26,8 @@ async function world() {
   const clock = new ManualClock(t0);
   const hashes = new IngestTokenHashes(clock, maxAgeMs);
   /** What the cache would answer for this token now (reading PostgreSQL when it must). */
-  const accepts = async (token: string) => sameHash(secretHash(token), hashes.get(a.serverId) ?? (await hashes.load(env.deps.db, a.serverId)));
+  const accepts = async (token: string) =>
+    sameHash(secretHash(token), hashes.get(a.serverId) ?? (await hashes.load(env.deps.db, a.serverId)));
   /** Stores a new token's hash unseen; returns the token. */
   const storeUnseen = async () => {
     const token = newSecret('svci_');

@@ -37,7 +37,11 @@ async function leaderboard(t: ExecutionContext, a: Tenant): Promise<{ total: num
   return res.body;
 }
 
-async function killfeed(t: ExecutionContext, a: Tenant, query = 'limit=100'): Promise<{ kills: { ts: string; killerPlatformId: string; victimPlatformId: string }[]; nextCursor: string | null }> {
+async function killfeed(
+  t: ExecutionContext,
+  a: Tenant,
+  query = 'limit=100',
+): Promise<{ kills: { ts: string; killerPlatformId: string; victimPlatformId: string }[]; nextCursor: string | null }> {
   const res = await dataGet(env, a, `/servers/${a.serverId}/kills?${query}`);
   t.is(res.status, 200);
   assertSchema(t, 'killfeed-page.json', res.body);
@@ -101,7 +105,13 @@ test('a re-sent batch answers accepted 0, duplicates = its size, and counts noth
     [player(2).platformId]: { rank: 2, kills: 1, deaths: 2, headshots: 0, points: 2, kd: 0.5, meanKillDistance: 10 },
   });
   t.is(feed.kills.length, 3);
-  const shots = async () => (await env.deps.db.query('SELECT shots_fired, shots_hit FROM server_players WHERE server_id = $1 AND platform_id = $2', [a.serverId, player(1).platformId])).rows[0];
+  const shots = async () =>
+    (
+      await env.deps.db.query('SELECT shots_fired, shots_hit FROM server_players WHERE server_id = $1 AND platform_id = $2', [
+        a.serverId,
+        player(1).platformId,
+      ])
+    ).rows[0];
 
   for (let attempt = 0; attempt < 2; attempt++) {
     t.deepEqual(await accepted(t, a, batch), { accepted: 0, duplicates: batch.length, rejected: [] }, `re-send ${attempt + 1}`);
@@ -137,7 +147,10 @@ test('duplicate ids inside one batch count once', async (t) => {
   t.like(players[player(3).platformId], { kills: 1, deaths: 0 });
   t.is((await killfeed(t, a)).kills.length, 2);
   t.is((await storedKills(a)).length, 2);
-  const { rows } = await env.deps.db.query('SELECT shots_fired, shots_hit FROM server_players WHERE server_id = $1 AND platform_id = $2', [a.serverId, player(1).platformId]);
+  const { rows } = await env.deps.db.query('SELECT shots_fired, shots_hit FROM server_players WHERE server_id = $1 AND platform_id = $2', [
+    a.serverId,
+    player(1).platformId,
+  ]);
   t.deepEqual(rows, [{ shots_fired: 10, shots_hit: 5 }]);
 });
 
@@ -173,7 +186,10 @@ test('a partly bad batch keeps every good event and reports each bad one with it
   const body = await accepted(t, a, events);
   t.is(body.accepted, 4);
   t.is(body.duplicates, 0);
-  t.deepEqual(body.rejected.map((r) => r.index), [1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14, 15, 16, 17]);
+  t.deepEqual(
+    body.rejected.map((r) => r.index),
+    [1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14, 15, 16, 17],
+  );
   for (const r of body.rejected) t.true(r.error.length > 0, `index ${r.index} has a message`);
   const error = (index: number) => body.rejected.find((r) => r.index === index)!.error;
   t.regex(error(1), /unknown event type/);
@@ -203,9 +219,13 @@ test('a partly bad batch keeps every good event and reports each bad one with it
   assertSchema(t, 'online-players.json', online.body);
   t.deepEqual(online.body, { players: [{ platformId: player(3).platformId, name: 'player3' }], count: 1 });
   const { rows } = await env.deps.db.query<{ platform_id: string; shots_fired: number; shots_hit: number }>(
-    'SELECT platform_id, shots_fired, shots_hit FROM server_players WHERE server_id = $1 ORDER BY platform_id', [a.serverId],
+    'SELECT platform_id, shots_fired, shots_hit FROM server_players WHERE server_id = $1 ORDER BY platform_id',
+    [a.serverId],
   );
-  t.deepEqual(rows.map((r) => r.platform_id), [player(1).platformId, player(2).platformId, player(3).platformId]);
+  t.deepEqual(
+    rows.map((r) => r.platform_id),
+    [player(1).platformId, player(2).platformId, player(3).platformId],
+  );
   t.like(rows[0], { shots_fired: 40, shots_hit: 10 });
   const ids = await env.deps.db.query('SELECT count(*)::int AS n FROM event_claims WHERE server_id = $1', [a.serverId]);
   t.is(ids.rows[0].n, 4, 'only the good events claimed their ids');
@@ -217,7 +237,10 @@ test('a batch of only bad events answers 200 with every event rejected', async (
   const body = await accepted(t, a, [ev.shots(now, 1, 1, 2), { id: randomUUID(), type: 'nope', ts: now }]);
   t.is(body.accepted, 0);
   t.is(body.duplicates, 0);
-  t.deepEqual(body.rejected.map((r) => r.index), [0, 1]);
+  t.deepEqual(
+    body.rejected.map((r) => r.index),
+    [0, 1],
+  );
   t.is((await serverStatus(t, a)).lastSeenAt, null);
 });
 
@@ -230,7 +253,10 @@ test('an event with a NUL character in any text is rejected alone; the good ones
     ev.kill(now, 2, 3),
   ]);
   t.is(body.accepted, 1);
-  t.deepEqual(body.rejected.map((r) => r.index), [0, 1]);
+  t.deepEqual(
+    body.rejected.map((r) => r.index),
+    [0, 1],
+  );
   t.true(body.rejected.every((r) => /NUL/.test(r.error)));
 });
 
@@ -271,7 +297,10 @@ test('heartbeat coordinates are stored nowhere: no PostgreSQL row, no Redis key'
     }
   }
   const keys = await redisDump(env.deps);
-  t.true([...keys.keys()].some((k) => k.includes(a.serverId)), 'the dump covers the server keys');
+  t.true(
+    [...keys.keys()].some((k) => k.includes(a.serverId)),
+    'the dump covers the server keys',
+  );
   for (const [key, text] of keys) {
     for (const needle of needles) t.false(text.includes(needle), `${key} holds ${needle}`);
     t.notRegex(text, /\\"(x|y|z|position|coordinates)\\":/, `${key} has a coordinate field`);
@@ -289,14 +318,20 @@ test('ts works as epoch milliseconds and as ISO-8601 (Z or an offset)', async (t
     const local = new Date(ms + 2 * 3600_000).toISOString().slice(0, -1);
     return `${local}+02:00`;
   };
-  t.deepEqual(await accepted(t, a, [
-    ev.kill(at[0]!, 1, 2),
-    { ...ev.kill(0, 2, 1), ts: iso(at[1]! + 250) },
-    { ...ev.kill(0, 1, 3), ts: offset(at[2]! + 125) },
-    { ...ev.status(0), ts: offset(now - 20_000) },
-  ]), { accepted: 4, duplicates: 0, rejected: [] });
+  t.deepEqual(
+    await accepted(t, a, [
+      ev.kill(at[0]!, 1, 2),
+      { ...ev.kill(0, 2, 1), ts: iso(at[1]! + 250) },
+      { ...ev.kill(0, 1, 3), ts: offset(at[2]! + 125) },
+      { ...ev.status(0), ts: offset(now - 20_000) },
+    ]),
+    { accepted: 4, duplicates: 0, rejected: [] },
+  );
   const feed = await killfeed(t, a);
-  t.deepEqual(feed.kills.map((k) => Date.parse(k.ts)), [at[2]! + 125, at[1]! + 250, at[0]!]);
+  t.deepEqual(
+    feed.kills.map((k) => Date.parse(k.ts)),
+    [at[2]! + 125, at[1]! + 250, at[0]!],
+  );
   t.like(await serverStatus(t, a), { lastSeenAt: iso(now - 20_000), metricsAt: null, online: true });
 });
 
@@ -308,23 +343,30 @@ test('a ts more than 60 s in the future is taken as the arrival time', async (t)
   t.deepEqual(await accepted(t, b, [ev.status(now + 60_000)]), { accepted: 1, duplicates: 0, rejected: [] });
   t.is((await serverStatus(t, b)).lastSeenAt, iso(now + 60_000));
 
-  t.deepEqual(await accepted(t, a, [
-    ev.status(now + 61_000, { players: 4 }),
-    ev.kill(now + 3600_000, 1, 2),
-    { ...ev.kill(0, 2, 1), ts: '2999-01-01T00:00:00.000Z' },
-  ]), { accepted: 3, duplicates: 0, rejected: [] });
+  t.deepEqual(
+    await accepted(t, a, [
+      ev.status(now + 61_000, { players: 4 }),
+      ev.kill(now + 3600_000, 1, 2),
+      { ...ev.kill(0, 2, 1), ts: '2999-01-01T00:00:00.000Z' },
+    ]),
+    { accepted: 3, duplicates: 0, rejected: [] },
+  );
   const status = await serverStatus(t, a);
   t.is(status.lastSeenAt, iso(now));
   t.is(status.metricsAt, iso(now));
   const kills = await storedKills(a);
-  t.deepEqual(kills.map((k) => k.us), [now * 1000, now * 1000 + 1], 'both kills at arrival time, kept apart by a microsecond');
+  t.deepEqual(
+    kills.map((k) => k.us),
+    [now * 1000, now * 1000 + 1],
+    'both kills at arrival time, kept apart by a microsecond',
+  );
   const feed = await killfeed(t, a, `before=${encodeURIComponent(iso(now + 1))}`);
   t.is(feed.kills.length, 2);
 });
 
 // --- who may send ----------------------------------------------------------------------------
 
-test('401 for a missing, malformed or wrong token, another server\'s token, and a non-UUID serverId', async (t) => {
+test("401 for a missing, malformed or wrong token, another server's token, and a non-UUID serverId", async (t) => {
   const a = await tenant(env.deps);
   const b = await tenant(env.deps);
   const now = env.clock.now();
@@ -342,7 +384,7 @@ test('401 for a missing, malformed or wrong token, another server\'s token, and 
   assertError(t, await post(a.serverId, `Bearer ${a.token.slice(0, -1)}`), 401, 'UNAUTHORIZED', 'token with a character less');
   assertError(t, await post(a.serverId, `Bearer svci_${'A'.repeat(32)}`), 401, 'UNAUTHORIZED', 'made-up token');
   assertError(t, await post(a.serverId, `Bearer ${a.key}`), 401, 'UNAUTHORIZED', 'a Data API key');
-  assertError(t, await post(a.serverId, `Bearer ${b.token}`), 401, 'UNAUTHORIZED', 'another server\'s token');
+  assertError(t, await post(a.serverId, `Bearer ${b.token}`), 401, 'UNAUTHORIZED', "another server's token");
   assertError(t, await post(b.serverId, `Bearer ${a.token}`), 401, 'UNAUTHORIZED', 'token sent to another server');
   assertError(t, await post(randomUUID(), `Bearer ${a.token}`), 401, 'UNAUTHORIZED', 'unknown server');
   assertError(t, await post('not-a-uuid', `Bearer ${a.token}`), 401, 'UNAUTHORIZED', 'non-UUID serverId');
@@ -384,8 +426,13 @@ test('401 for a rotated-away token; the new token works at once', async (t) => {
 test('400 for malformed JSON, events not an array, missing or empty events, more than 1000 events', async (t) => {
   const a = await tenant(env.deps);
   const now = env.clock.now();
-  const raw = (text: string) => env.request.post(eventsPath(a.serverId)).set('Authorization', `Bearer ${a.token}`).set('Content-Type', 'application/json').send(text);
-  const send = (body: unknown) => env.request.post(eventsPath(a.serverId)).set('Authorization', `Bearer ${a.token}`).send(body as object);
+  const raw = (text: string) =>
+    env.request.post(eventsPath(a.serverId)).set('Authorization', `Bearer ${a.token}`).set('Content-Type', 'application/json').send(text);
+  const send = (body: unknown) =>
+    env.request
+      .post(eventsPath(a.serverId))
+      .set('Authorization', `Bearer ${a.token}`)
+      .send(body as object);
   assertError(t, await raw('{"events": [{"id": '), 400, 'BAD_REQUEST', 'truncated JSON');
   assertError(t, await raw('{events: []}'), 400, 'BAD_REQUEST', 'unquoted key');
   assertError(t, await raw('"events"'), 400, 'BAD_REQUEST', 'a JSON string');
@@ -411,11 +458,19 @@ test('415 for a body that is not application/json', async (t) => {
   const a = await tenant(env.deps);
   const json = JSON.stringify({ events: [ev.status(env.clock.now() - 1000)] });
   for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
-    const res = await env.request.post(eventsPath(a.serverId)).set('Authorization', `Bearer ${a.token}`).set('Content-Type', type).send(json);
+    const res = await env.request
+      .post(eventsPath(a.serverId))
+      .set('Authorization', `Bearer ${a.token}`)
+      .set('Content-Type', type)
+      .send(json);
     assertError(t, res, 415, 'UNSUPPORTED_MEDIA_TYPE', type);
   }
   t.is((await serverStatus(t, a)).lastSeenAt, null);
-  const ok = await env.request.post(eventsPath(a.serverId)).set('Authorization', `Bearer ${a.token}`).set('Content-Type', 'application/json; charset=utf-8').send(json);
+  const ok = await env.request
+    .post(eventsPath(a.serverId))
+    .set('Authorization', `Bearer ${a.token}`)
+    .set('Content-Type', 'application/json; charset=utf-8')
+    .send(json);
   t.is(ok.status, 200);
   t.is(ok.body.accepted, 1);
 });
@@ -520,7 +575,8 @@ test('play minutes come from connect, heartbeat and disconnect; gaps over 90 s a
   t.deepEqual(await accepted(t, a, p1Later), { accepted: p1Later.length, duplicates: 0, rejected: [] });
 
   const { rows } = await env.deps.db.query<{ platform_id: string; play_seconds: number }>(
-    'SELECT platform_id, play_seconds FROM server_players WHERE server_id = $1 ORDER BY platform_id', [a.serverId],
+    'SELECT platform_id, play_seconds FROM server_players WHERE server_id = $1 ORDER BY platform_id',
+    [a.serverId],
   );
   t.deepEqual(rows, [
     { platform_id: player(1).platformId, play_seconds: 60 + 60 + 60 + 90 + 50 + 60 },
@@ -541,7 +597,10 @@ test('a late presence event older than the last one adds no play time', async (t
   await accepted(t, a, [ev.presence('player.connect', T, 1), ev.presence('player.heartbeat', T + 60_000, 1), ev.kill(T + 1000, 1, 2)]);
   await accepted(t, a, [ev.presence('player.heartbeat', T + 30_000, 1)]);
   await accepted(t, a, [ev.presence('player.heartbeat', T + 120_000, 1)]);
-  const { rows } = await env.deps.db.query('SELECT play_seconds FROM server_players WHERE server_id = $1 AND platform_id = $2', [a.serverId, player(1).platformId]);
+  const { rows } = await env.deps.db.query('SELECT play_seconds FROM server_players WHERE server_id = $1 AND platform_id = $2', [
+    a.serverId,
+    player(1).platformId,
+  ]);
   t.deepEqual(rows, [{ play_seconds: 120 }]);
 });
 
@@ -550,7 +609,13 @@ test('server.status updates map, gameVersion and metrics; an older status arrivi
   const now = env.clock.now();
   await accepted(t, a, [ev.status(now - 10_000, { map: 'chernarusplus', gameVersion: '1.26', players: 40, fps: 60, uptimeSeconds: 3600 })]);
   t.like(await serverStatus(t, a), {
-    map: 'chernarusplus', gameVersion: '1.26', players: 40, fps: 60, uptimeSeconds: 3600, metricsAt: iso(now - 10_000), online: true,
+    map: 'chernarusplus',
+    gameVersion: '1.26',
+    players: 40,
+    fps: 60,
+    uptimeSeconds: 3600,
+    metricsAt: iso(now - 10_000),
+    online: true,
   });
   // Within one batch the newest status wins, whatever the order they were sent in.
   await accepted(t, a, [
@@ -558,21 +623,41 @@ test('server.status updates map, gameVersion and metrics; an older status arrivi
     ev.status(now - 7000, { map: 'banov', gameVersion: '1.25', players: 20, fps: 45, uptimeSeconds: 3603 }),
   ]);
   const expected = {
-    id: a.serverId, name: 'server one', map: 'livonia', gameVersion: '1.25', online: true, lastSeenAt: iso(now - 5000),
-    players: 10, fps: 30.5, uptimeSeconds: 3605, metricsAt: iso(now - 5000),
+    id: a.serverId,
+    name: 'server one',
+    map: 'livonia',
+    gameVersion: '1.25',
+    online: true,
+    lastSeenAt: iso(now - 5000),
+    players: 10,
+    fps: 30.5,
+    uptimeSeconds: 3605,
+    metricsAt: iso(now - 5000),
   };
   // gameVersion comes from the older status of the batch: the newest one did not carry any, and
   // both are newer than what was stored (the same as if they had come in two batches).
   t.deepEqual(await serverStatus(t, a), expected);
 
-  await accepted(t, a, [ev.status(now - 20_000, { online: false, map: 'sakhal', gameVersion: '1.0', players: 99, fps: 1, uptimeSeconds: 1 })]);
+  await accepted(t, a, [
+    ev.status(now - 20_000, { online: false, map: 'sakhal', gameVersion: '1.0', players: 99, fps: 1, uptimeSeconds: 1 }),
+  ]);
   t.deepEqual(await serverStatus(t, a), expected, 'a late, older status is ignored');
-  const { rows } = await env.deps.db.query('SELECT map, game_version, players, fps, uptime_seconds, online FROM servers WHERE id = $1', [a.serverId]);
+  const { rows } = await env.deps.db.query('SELECT map, game_version, players, fps, uptime_seconds, online FROM servers WHERE id = $1', [
+    a.serverId,
+  ]);
   t.deepEqual(rows, [{ map: 'livonia', game_version: '1.25', players: 10, fps: 30.5, uptime_seconds: 3605, online: true }]);
 
   // A metrics sample followed in the same batch by a status without metrics is kept.
   await accepted(t, a, [ev.status(now - 2000, { map: 'deerisle' }), ev.status(now - 3000, { players: 7, fps: 50, uptimeSeconds: 3610 })]);
-  const sampled = { ...expected, map: 'deerisle', lastSeenAt: iso(now - 2000), players: 7, fps: 50, uptimeSeconds: 3610, metricsAt: iso(now - 3000) };
+  const sampled = {
+    ...expected,
+    map: 'deerisle',
+    lastSeenAt: iso(now - 2000),
+    players: 7,
+    fps: 50,
+    uptimeSeconds: 3610,
+    metricsAt: iso(now - 3000),
+  };
   t.deepEqual(await serverStatus(t, a), sampled);
 
   // A newer status without metrics keeps the metrics and their time.
@@ -586,7 +671,10 @@ test('metrics at the edges of their declared ranges are stored as sent', async (
   await accepted(t, a, [ev.status(now - 2000, { players: 100_000, fps: 100_000, uptimeSeconds: 3_153_600_000 })]);
   t.like(await serverStatus(t, a), { players: 100_000, fps: 100_000, uptimeSeconds: 3_153_600_000 });
   const over = await accepted(t, a, [ev.status(now - 1000, { uptimeSeconds: 3_153_600_001 }), ev.status(now - 1000, { players: -1 })]);
-  t.deepEqual(over.rejected.map((r) => r.index), [0, 1]);
+  t.deepEqual(
+    over.rejected.map((r) => r.index),
+    [0, 1],
+  );
   await accepted(t, a, [ev.status(now - 500, { players: 0, fps: 0, uptimeSeconds: 0 })]);
   t.like(await serverStatus(t, a), { players: 0, fps: 0, uptimeSeconds: 0 });
 });
@@ -599,8 +687,16 @@ test('kills with identical timestamps, in one batch and across batches, are all 
   await accepted(t, a, [ev.kill(X, 1, 3), ev.kill(X, 1, 4)]);
   const kills = await storedKills(a);
   t.is(kills.length, 6);
-  t.deepEqual(kills.map((k) => k.us), [0, 1, 2, 3, 4, 1000].map((d) => X * 1000 + d), 'the second batch moves past the stored ones');
-  t.deepEqual(kills.slice(0, 3).map((k) => k.killer), [player(1), player(2), player(3)].map((p) => p.platformId), 'batch order kept');
+  t.deepEqual(
+    kills.map((k) => k.us),
+    [0, 1, 2, 3, 4, 1000].map((d) => X * 1000 + d),
+    'the second batch moves past the stored ones',
+  );
+  t.deepEqual(
+    kills.slice(0, 3).map((k) => k.killer),
+    [player(1), player(2), player(3)].map((p) => p.platformId),
+    'batch order kept',
+  );
   // The killfeed pages through them, two at a time, without a skip or a repeat.
   const seen: string[] = [];
   let query = 'limit=2';
@@ -624,7 +720,13 @@ test('kills land on separate servers independently', async (t) => {
   // The same event id on two servers: ids are unique per server.
   t.is((await accepted(t, a, [kill])).accepted, 1);
   t.is((await accepted(t, b, [kill])).accepted, 1);
-  t.deepEqual((await storedKills(a)).map((k) => k.us), [(now - 1000) * 1000]);
-  t.deepEqual((await storedKills(b)).map((k) => k.us), [(now - 1000) * 1000]);
+  t.deepEqual(
+    (await storedKills(a)).map((k) => k.us),
+    [(now - 1000) * 1000],
+  );
+  t.deepEqual(
+    (await storedKills(b)).map((k) => k.us),
+    [(now - 1000) * 1000],
+  );
   t.is((await leaderboard(t, b)).total, 2);
 });

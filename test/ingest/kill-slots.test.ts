@@ -4,7 +4,14 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../src/deps.ts';
 import { commitBatch } from '../../src/ingest/ingest.ts';
-import { admittedBodyBytes, allAdmitted, countedBodyBytes, IngestGate, perServerInFlight, perServerQueued } from '../../src/ingest/ingest-gate.ts';
+import {
+  admittedBodyBytes,
+  allAdmitted,
+  countedBodyBytes,
+  IngestGate,
+  perServerInFlight,
+  perServerQueued,
+} from '../../src/ingest/ingest-gate.ts';
 import type { IngestEvent } from '../../src/ingest/events.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
@@ -21,7 +28,17 @@ test.after.always(async () => {
 });
 
 const kill = (tsMs: number, i: number): KillEvent => ({
-  index: i, id: randomUUID(), tsMs, sentMs: tsMs, type: 'kill', killer: player(1), victim: player(2 + (i % 50)), weapon: 'M4A1', distance: 10, isHeadshot: false, hitZone: null,
+  index: i,
+  id: randomUUID(),
+  tsMs,
+  sentMs: tsMs,
+  type: 'kill',
+  killer: player(1),
+  victim: player(2 + (i % 50)),
+  weapon: 'M4A1',
+  distance: 10,
+  isHeadshot: false,
+  hitZone: null,
 });
 
 /** Deps whose pool counts the statements sent through it. */
@@ -47,12 +64,21 @@ test('batch after batch of kills at one millisecond: one statement per batch, ev
   const statements: number[] = [];
   for (let batch = 0; batch < 12; batch++) {
     const spy = counting(env.deps);
-    await insertKills(spy.deps, a.serverId, Array.from({ length: 1000 }, (_, i) => kill(X, i)));
+    await insertKills(
+      spy.deps,
+      a.serverId,
+      Array.from({ length: 1000 }, (_, i) => kill(X, i)),
+    );
     statements.push(spy.count());
   }
-  t.true(statements.every((n) => n === 1), `statements per batch: ${statements.join(',')}`);
+  t.true(
+    statements.every((n) => n === 1),
+    `statements per batch: ${statements.join(',')}`,
+  );
   const { rows } = await env.deps.db.query<{ n: number; distinct: number; first: string }>(
-    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct, min(ts) AS first FROM kills WHERE server_id = $1', [a.serverId]);
+    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct, min(ts) AS first FROM kills WHERE server_id = $1',
+    [a.serverId],
+  );
   t.deepEqual(rows[0], { n: 12_000, distinct: 12_000, first: new Date(X).toISOString() });
 });
 
@@ -62,17 +88,31 @@ test('a collision takes the next free microsecond of its millisecond, and a batc
   await insertKills(env.deps, a.serverId, [kill(X, 0), kill(X, 1), kill(X + 1, 2)]);
   await insertKills(env.deps, a.serverId, [kill(X, 3), kill(X, 4)]);
   const { rows } = await env.deps.db.query<{ us: number }>(
-    'SELECT (extract(epoch FROM ts) * 1000000)::int8 AS us FROM kills WHERE server_id = $1 ORDER BY ts', [a.serverId]);
-  t.deepEqual(rows.map((r) => r.us - X * 1000), [0, 1, 2, 3, 1000]);
+    'SELECT (extract(epoch FROM ts) * 1000000)::int8 AS us FROM kills WHERE server_id = $1 ORDER BY ts',
+    [a.serverId],
+  );
+  t.deepEqual(
+    rows.map((r) => r.us - X * 1000),
+    [0, 1, 2, 3, 1000],
+  );
 });
 
 test('concurrent batches of one server at the same millisecond all land, each kill once', async (t) => {
   const a = await tenant(env.deps);
   const X = env.clock.now() - 60_000;
-  await Promise.all(Array.from({ length: 4 }, (_, b) =>
-    insertKills(env.deps, a.serverId, Array.from({ length: 300 }, (_, i) => kill(X, b * 1000 + i)))));
+  await Promise.all(
+    Array.from({ length: 4 }, (_, b) =>
+      insertKills(
+        env.deps,
+        a.serverId,
+        Array.from({ length: 300 }, (_, i) => kill(X, b * 1000 + i)),
+      ),
+    ),
+  );
   const { rows } = await env.deps.db.query<{ n: number; distinct: number }>(
-    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct FROM kills WHERE server_id = $1', [a.serverId]);
+    'SELECT count(*)::int AS n, count(DISTINCT ts)::int AS distinct FROM kills WHERE server_id = $1',
+    [a.serverId],
+  );
   t.deepEqual(rows[0], { n: 1200, distinct: 1200 });
 });
 
@@ -85,12 +125,27 @@ test('one server pushing many batches at once does not take the pool from other 
   const busy = await tenant(small.deps);
   const other = await tenant(small.deps);
   const X = small.clock.now() - 60_000;
-  const batch = (b: number) => Array.from({ length: 1000 }, (_, i) => ({
-    id: randomUUID(), type: 'kill', ts: X, killer: player(1), victim: player(2 + ((b * 1000 + i) % 500)), weapon: 'M4A1', distance: 10, isHeadshot: false,
-  }));
+  const batch = (b: number) =>
+    Array.from({ length: 1000 }, (_, i) => ({
+      id: randomUUID(),
+      type: 'kill',
+      ts: X,
+      killer: player(1),
+      victim: player(2 + ((b * 1000 + i) % 500)),
+      weapon: 'M4A1',
+      distance: 10,
+      isHeadshot: false,
+    }));
   // One batch first, so the ingest token's hash is cached (its lookup is not ingestion's to bound).
-  t.is((await small.request.post(`/api/servers/${busy.serverId}/events`).set('Authorization', `Bearer ${busy.token}`)
-    .send({ events: [{ id: randomUUID(), type: 'server.status', ts: X, online: true }] })).status, 200);
+  t.is(
+    (
+      await small.request
+        .post(`/api/servers/${busy.serverId}/events`)
+        .set('Authorization', `Bearer ${busy.token}`)
+        .send({ events: [{ id: randomUUID(), type: 'server.status', ts: X, online: true }] })
+    ).status,
+    200,
+  );
   // What ingestion holds of the pool while the six batches run (nothing else uses it meanwhile).
   const pool = small.deps.db;
   let most = 0;
@@ -101,20 +156,41 @@ test('one server pushing many batches at once does not take the pool from other 
       await new Promise((resolve) => setImmediate(resolve));
     }
   })();
-  const pushed = await Promise.all(Array.from({ length: 6 }, (_, b) => small.request.post(`/api/servers/${busy.serverId}/events`)
-    .set('Authorization', `Bearer ${busy.token}`).send({ events: batch(b) })));
+  const pushed = await Promise.all(
+    Array.from({ length: 6 }, (_, b) =>
+      small.request
+        .post(`/api/servers/${busy.serverId}/events`)
+        .set('Authorization', `Bearer ${busy.token}`)
+        .send({ events: batch(b) }),
+    ),
+  );
   sampling = false;
   await sample;
-  t.deepEqual(pushed.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+  t.deepEqual(
+    pushed.map((r) => r.status),
+    [200, 200, 200, 200, 200, 200],
+  );
   t.true(most >= 1, 'the batches did use the pool');
   t.true(most <= 2, `ingestion held ${most} of the 3 connections; one stays free for everyone else`);
   // And with a burst running, another tenant's PostgreSQL-backed reads all answer.
-  const again = Array.from({ length: 6 }, (_, b) => small.request.post(`/api/servers/${busy.serverId}/events`)
-    .set('Authorization', `Bearer ${busy.token}`).send({ events: batch(b + 6) }));
-  const reads = Array.from({ length: 10 }, () => small.request.get(`/api/v1/data/servers/${other.serverId}/kills`).set('X-Service-Api-Key', other.key));
+  const again = Array.from({ length: 6 }, (_, b) =>
+    small.request
+      .post(`/api/servers/${busy.serverId}/events`)
+      .set('Authorization', `Bearer ${busy.token}`)
+      .send({ events: batch(b + 6) }),
+  );
+  const reads = Array.from({ length: 10 }, () =>
+    small.request.get(`/api/v1/data/servers/${other.serverId}/kills`).set('X-Service-Api-Key', other.key),
+  );
   const [pushedAgain, read] = await Promise.all([Promise.all(again), Promise.all(reads)]);
-  t.deepEqual(pushedAgain.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
-  t.deepEqual(read.map((r) => r.status), Array(10).fill(200));
+  t.deepEqual(
+    pushedAgain.map((r) => r.status),
+    [200, 200, 200, 200, 200, 200],
+  );
+  t.deepEqual(
+    read.map((r) => r.status),
+    Array(10).fill(200),
+  );
   const { rows } = await small.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = $1', [busy.serverId]);
   t.is(rows[0]!.n, 12_000);
 });
@@ -129,7 +205,11 @@ test('batches of one server beyond the in-process queue are refused with 429 and
   const held = Array.from({ length: perServerInFlight + perServerQueued }, () => gate.run('s1', small, () => hold));
   const refused = await gate.run('s1', small, async () => 'ran').catch((err: { status: number; headers: Record<string, string> }) => err);
   t.like(refused, { status: 429, headers: { 'Retry-After': '1' } });
-  t.throws(() => gate.refuseWhenFull('s1', small), { message: 'too many batches in flight; retry shortly' }, 'refused before its body is read, too');
+  t.throws(
+    () => gate.refuseWhenFull('s1', small),
+    { message: 'too many batches in flight; retry shortly' },
+    'refused before its body is read, too',
+  );
   t.notThrows(() => gate.refuseWhenFull('s2', small));
   t.is(await gate.run('s2', small, async () => 'ran'), 'ran', 'another server is not held up by it');
   release();
@@ -138,12 +218,15 @@ test('batches of one server beyond the in-process queue are refused with 429 and
   t.is(await gate.run('s1', small, async () => 'ran'), 'ran', 'the queue drains');
 });
 
-test('all servers\' batches held at once are bounded in number too, and ingestion holds all of the pool but one connection', async (t) => {
+test("all servers' batches held at once are bounded in number too, and ingestion holds all of the pool but one connection", async (t) => {
   const gate = new IngestGate(4);
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   const held = Array.from({ length: allAdmitted }, (_, i) => gate.run(`s${i}`, small, () => hold));
-  await t.throwsAsync(gate.run('another', small, async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
+  await t.throwsAsync(
+    gate.run('another', small, async () => 'ran'),
+    { message: 'too many batches in flight; retry shortly' },
+  );
   t.throws(() => gate.refuseWhenFull('another', small), { message: 'too many batches in flight; retry shortly' });
   release();
   await Promise.all(held);
@@ -153,11 +236,13 @@ test('all servers\' batches held at once are bounded in number too, and ingestio
   let most = 0;
   let free!: () => void;
   const busy = new Promise<void>((resolve) => (free = resolve));
-  const works = Array.from({ length: 10 }, () => gate.connection(async () => {
-    most = Math.max(most, (holding += 1));
-    await busy;
-    holding -= 1;
-  }));
+  const works = Array.from({ length: 10 }, () =>
+    gate.connection(async () => {
+      most = Math.max(most, (holding += 1));
+      await busy;
+      holding -= 1;
+    }),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   t.is(most, 3, 'a pool of 4: 3 for ingestion');
   free();
@@ -165,14 +250,17 @@ test('all servers\' batches held at once are bounded in number too, and ingestio
   t.is(most, 3);
 });
 
-test('all servers\' batches held at once are bounded by their bodies\' bytes: small ones wait where large ones are refused', async (t) => {
+test("all servers' batches held at once are bounded by their bodies' bytes: small ones wait where large ones are refused", async (t) => {
   const gate = new IngestGate(4);
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   const large = 2 * 1024 * 1024;
   const fit = admittedBodyBytes / large;
   const held = Array.from({ length: fit }, (_, i) => gate.run(`large${i}`, large, () => hold));
-  await t.throwsAsync(gate.run('one more', large, async () => 'ran'), { message: 'too many batches in flight; retry shortly' });
+  await t.throwsAsync(
+    gate.run('one more', large, async () => 'ran'),
+    { message: 'too many batches in flight; retry shortly' },
+  );
   t.throws(() => gate.refuseWhenFull('one more', 1), { message: 'too many batches in flight; retry shortly' }, 'not even a byte more');
   release();
   await Promise.all(held);
@@ -204,7 +292,23 @@ test('a batch beyond the queue is refused before its body is parsed; the batches
   await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [a.serverId]);
   const X = env.clock.now() - 60_000;
   const held = Array.from({ length: perServerInFlight + perServerQueued }, (_, b) =>
-    post().send({ events: [{ id: randomUUID(), type: 'kill', ts: X + b, killer: player(1), victim: player(2), weapon: 'M4A1', distance: 10, isHeadshot: false }] }).then((r) => r));
+    post()
+      .send({
+        events: [
+          {
+            id: randomUUID(),
+            type: 'kill',
+            ts: X + b,
+            killer: player(1),
+            victim: player(2),
+            weapon: 'M4A1',
+            distance: 10,
+            isHeadshot: false,
+          },
+        ],
+      })
+      .then((r) => r),
+  );
   // A body that is not JSON: 400 while there is room, 429 (and not parsed) once the gate is full.
   let answer = await post().send('{');
   for (let tries = 0; answer.status === 400 && tries < 100; tries++) answer = await post().send('{');
@@ -213,7 +317,10 @@ test('a batch beyond the queue is refused before its body is parsed; the batches
   t.is(answer.status, 429);
   t.like(answer.body, { error: 'RATE_LIMITED', message: 'too many batches in flight; retry shortly', retryAfter: 1 });
   t.is(answer.headers['retry-after'], '1');
-  t.deepEqual(landed.map((r) => r.status), Array(perServerInFlight + perServerQueued).fill(200));
+  t.deepEqual(
+    landed.map((r) => r.status),
+    Array(perServerInFlight + perServerQueued).fill(200),
+  );
   const { rows } = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM kills WHERE server_id = $1', [a.serverId]);
   t.is(rows[0]!.n, perServerInFlight + perServerQueued);
 });

@@ -16,7 +16,9 @@ test.after.always(async () => {
 
 async function row(n: number) {
   const { rows } = await env.deps.db.query<{ name: string; first: string; last: string }>(
-    'SELECT name, first_seen_at AS first, last_seen_at AS last FROM players WHERE platform_id = $1', [player(n).platformId]);
+    'SELECT name, first_seen_at AS first, last_seen_at AS last FROM players WHERE platform_id = $1',
+    [player(n).platformId],
+  );
   return { name: rows[0]!.name, first: new Date(rows[0]!.first).toISOString(), last: new Date(rows[0]!.last).toISOString() };
 }
 

@@ -16,10 +16,15 @@ const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
 const flags = ['--max-semi-space-size=32', '--no-allocation-site-pretenuring'];
 const scripts = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }).scripts;
-const procfile = Object.fromEntries(readFileSync(new URL('Procfile', root), 'utf8').trim().split('\n').map((line) => {
-  const [name, ...command] = line.split(':');
-  return [name!.trim(), command.join(':').trim()];
-}));
+const procfile = Object.fromEntries(
+  readFileSync(new URL('Procfile', root), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [name, ...command] = line.split(':');
+      return [name!.trim(), command.join(':').trim()];
+    }),
+);
 
 test('the Procfile, npm start, npm run demo and Deno start the service through bin/service', (t) => {
   t.deepEqual(procfile, { web: 'bin/service --role web', worker: 'bin/service --role worker' });
@@ -44,13 +49,18 @@ async function launch(args: string[]): Promise<string> {
     await writeFile(join(dir, 'stubs', name), `#!/bin/sh\necho ${name} "$@"\n`);
     await chmod(join(dir, 'stubs', name), 0o755);
   }
-  const { stdout } = await run(join(dir, 'bin/service'), args, { env: { ...process.env, PATH: `${join(dir, 'stubs')}:${process.env.PATH}` } });
+  const { stdout } = await run(join(dir, 'bin/service'), args, {
+    env: { ...process.env, PATH: `${join(dir, 'stubs')}:${process.env.PATH}` },
+  });
   return stdout.trim().replaceAll(dir, '<root>');
 }
 
 test('bin/service runs the build under Node with the flags, and the sources under Deno with the same flags', async (t) => {
   t.is(await launch(['--role', 'web']), `node ${flags.join(' ')} <root>/bin/../dist/src/main.js --role web`);
-  t.is(await launch(['--deno', '--demo']), `npx --yes deno@2.9.6 run --allow-all --v8-flags=${flags.join(',')} <root>/bin/../src/main.ts --demo`);
+  t.is(
+    await launch(['--deno', '--demo']),
+    `npx --yes deno@2.9.6 run --allow-all --v8-flags=${flags.join(',')} <root>/bin/../src/main.ts --demo`,
+  );
 });
 
 const heapLimitMb = async (nodeFlags: string[]) =>
@@ -60,10 +70,10 @@ test("Node takes the service's flags, and the young generation grows", async (t)
   const { stdout } = await run(process.execPath, [...flags, '-p', 'JSON.stringify(process.execArgv)']);
   t.deepEqual((JSON.parse(stdout) as string[]).slice(0, flags.length), flags);
   // V8 reserves the semi-spaces within the heap's limit: a larger one lifts the limit.
-  t.true(await heapLimitMb(flags) > await heapLimitMb([]));
+  t.true((await heapLimitMb(flags)) > (await heapLimitMb([])));
 });
 
 test("the agent's flags cap its heap", async (t) => {
   t.deepEqual(agentNodeFlags(), ['--max-old-space-size=64', '--max-semi-space-size=4']);
-  t.true(await heapLimitMb(agentNodeFlags()) < 100);
+  t.true((await heapLimitMb(agentNodeFlags())) < 100);
 });

@@ -9,10 +9,34 @@ import { anyText } from '../helpers/arbitraries.ts';
 const numRuns = 200;
 
 const names = [
-  'NODE_ENV', 'HOST', 'PORT', 'DATABASE_URL', 'DATABASE_SCHEMA', 'PG_POOL_SIZE', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL',
-  'DATA_API_ENABLED', 'RATE_DATA_STANDARD', 'RATE_DATA_PARTNER', 'RATE_INGEST', 'RATE_CONTROLLER', 'RATE_AUTH', 'RATE_CHAT',
-  'CONTROLLER_RATE_LIMIT', 'JWT_SECRET', 'SESSION_TTL_MINUTES', 'TRUSTED_PROXIES', 'MAP_TILES_DIR', 'INGEST_BODY_LIMIT_BYTES', 'AUTH_CACHE_MS',
-  'STORE_PRODUCTS', 'TEBEX_SOURCE_ADDRESSES', 'STORE_WEBHOOK_SECRET', 'GAME_FILES_DIR', 'GAME_FILE_SYNC_TIMEOUT_MS',
+  'NODE_ENV',
+  'HOST',
+  'PORT',
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'PG_POOL_SIZE',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'LOG_LEVEL',
+  'DATA_API_ENABLED',
+  'RATE_DATA_STANDARD',
+  'RATE_DATA_PARTNER',
+  'RATE_INGEST',
+  'RATE_CONTROLLER',
+  'RATE_AUTH',
+  'RATE_CHAT',
+  'CONTROLLER_RATE_LIMIT',
+  'JWT_SECRET',
+  'SESSION_TTL_MINUTES',
+  'TRUSTED_PROXIES',
+  'MAP_TILES_DIR',
+  'INGEST_BODY_LIMIT_BYTES',
+  'AUTH_CACHE_MS',
+  'STORE_PRODUCTS',
+  'TEBEX_SOURCE_ADDRESSES',
+  'STORE_WEBHOOK_SECRET',
+  'GAME_FILES_DIR',
+  'GAME_FILE_SYNC_TIMEOUT_MS',
 ] as const;
 
 const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!' };
@@ -20,11 +44,60 @@ const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: 'a-test-secret
 /** Values a variable might be given: arbitrary text, and text close to what some variable expects. */
 const value = fc.oneof(
   anyText,
-  fc.constantFrom('production', 'development', 'test', 'debug', 'silent', 'true', 'false', 'yes', '0', '1', '65535', '65536', '1023', '1024',
-    '67108864', '67108865', '100', '101', 'postgres://x', 'postgresql://u@h/db', 'redis://h', 'rediss://h:1', 'mysql://x',
-    '{"vip":{"days":30,"servers":"all"}}', '{"tebex:12":{"days":null,"servers":["6f1c2c64-3b7e-4d7e-9d59-1d1f4c1b2a10"]}}', '{"vip":{"days":0,"servers":"all"}}', '{"a b":{"days":1,"servers":"all"}}', '{}',
-    'public', 'Bad-Schema', 'a'.repeat(63), 'a'.repeat(64), 'tenant:', 'x y', '10.0.0.0/8', '10.0.0.0/33', '::1, 127.0.0.1', '1.2.3', 'fe80::/129',
-    '/', '//', '/tmp', '/tmp/', '/tmp/../tmp', '/etc/hostname', '/no/such/folder', 'relative/folder', '.', '99', '100', '600000', '600001'),
+  fc.constantFrom(
+    'production',
+    'development',
+    'test',
+    'debug',
+    'silent',
+    'true',
+    'false',
+    'yes',
+    '0',
+    '1',
+    '65535',
+    '65536',
+    '1023',
+    '1024',
+    '67108864',
+    '67108865',
+    '100',
+    '101',
+    'postgres://x',
+    'postgresql://u@h/db',
+    'redis://h',
+    'rediss://h:1',
+    'mysql://x',
+    '{"vip":{"days":30,"servers":"all"}}',
+    '{"tebex:12":{"days":null,"servers":["6f1c2c64-3b7e-4d7e-9d59-1d1f4c1b2a10"]}}',
+    '{"vip":{"days":0,"servers":"all"}}',
+    '{"a b":{"days":1,"servers":"all"}}',
+    '{}',
+    'public',
+    'Bad-Schema',
+    'a'.repeat(63),
+    'a'.repeat(64),
+    'tenant:',
+    'x y',
+    '10.0.0.0/8',
+    '10.0.0.0/33',
+    '::1, 127.0.0.1',
+    '1.2.3',
+    'fe80::/129',
+    '/',
+    '//',
+    '/tmp',
+    '/tmp/',
+    '/tmp/../tmp',
+    '/etc/hostname',
+    '/no/such/folder',
+    'relative/folder',
+    '.',
+    '99',
+    '100',
+    '600000',
+    '600001',
+  ),
   fc.stringMatching(/^[0-9a-f.:/, ]{0,20}$/),
   fc.integer({ min: -10, max: 100_000_000_000 }).map(String),
   fc.string({ minLength: 30, maxLength: 40 }),
@@ -34,7 +107,9 @@ const int = (v: number, min: number, max: number) => Number.isInteger(v) && v >=
 
 /** Throws when a returned Config holds a value outside what the service can run with. */
 function checkConfig(c: Config): void {
-  const wrong = (what: string) => { throw new Error(`${what}: ${JSON.stringify(c).slice(0, 300)}`); };
+  const wrong = (what: string) => {
+    throw new Error(`${what}: ${JSON.stringify(c).slice(0, 300)}`);
+  };
   if (!['development', 'test', 'production'].includes(c.env)) wrong('env');
   if (!int(c.port, 0, 65535)) wrong('port');
   if (!int(c.pgPoolSize, 1, 100)) wrong('pgPoolSize');
@@ -47,14 +122,18 @@ function checkConfig(c: Config): void {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(c.databaseSchema)) wrong('databaseSchema');
   if (!/^[A-Za-z0-9:_-]*$/.test(c.redisPrefix)) wrong('redisPrefix');
   if (typeof c.jwtSecret !== 'string' || c.jwtSecret.length < 32) wrong('jwtSecret');
-  if (typeof c.host !== 'string' || c.host.length === 0 || typeof c.mapTilesDir !== 'string' || c.mapTilesDir.length === 0) wrong('host, mapTilesDir');
-  if (c.gameFilesDir !== undefined && (!isAbsolute(c.gameFilesDir) || c.gameFilesDir === '/' || !statSync(c.gameFilesDir).isDirectory())) wrong('gameFilesDir');
+  if (typeof c.host !== 'string' || c.host.length === 0 || typeof c.mapTilesDir !== 'string' || c.mapTilesDir.length === 0)
+    wrong('host, mapTilesDir');
+  if (c.gameFilesDir !== undefined && (!isAbsolute(c.gameFilesDir) || c.gameFilesDir === '/' || !statSync(c.gameFilesDir).isDirectory()))
+    wrong('gameFilesDir');
   if (!int(c.gameFileSyncTimeoutMs, 100, 600_000)) wrong('gameFileSyncTimeoutMs');
-  if (!Array.isArray(c.trustedProxies) || c.trustedProxies.some((p) => typeof p !== 'string' || p.trim() !== p || p === '')) wrong('trustedProxies');
+  if (!Array.isArray(c.trustedProxies) || c.trustedProxies.some((p) => typeof p !== 'string' || p.trim() !== p || p === ''))
+    wrong('trustedProxies');
 }
 
 /** The variables a ConfigError names (each problem starts with one). */
-const named = (err: ConfigError): (string | undefined)[] => err.problems.map((p) => names.find((n) => p.startsWith(`${n}=`) || p.startsWith(`${n}:`)));
+const named = (err: ConfigError): (string | undefined)[] =>
+  err.problems.map((p) => names.find((n) => p.startsWith(`${n}=`) || p.startsWith(`${n}:`)));
 
 type Outcome = { config: Config } | { error: ConfigError };
 function load(env: Record<string, string>): Outcome {
@@ -72,7 +151,8 @@ test('one variable set to anything: a valid Config, or a ConfigError naming exac
       const outcome = load({ ...base, [name]: v });
       if ('config' in outcome) return checkConfig(outcome.config);
       const which = named(outcome.error);
-      if (which.length === 0 || which.some((n) => n !== name)) throw new Error(`${name}=${JSON.stringify(v)}: ${outcome.error.problems.join(' | ')}`);
+      if (which.length === 0 || which.some((n) => n !== name))
+        throw new Error(`${name}=${JSON.stringify(v)}: ${outcome.error.problems.join(' | ')}`);
     }),
     { numRuns },
   );
@@ -92,9 +172,11 @@ test('several variables set to anything: every variable that is bad alone is nam
       }
       const which = named(outcome.error);
       const given = new Set(Object.keys(vars));
-      if (which.some((n) => n === undefined || !given.has(n))) throw new Error(`names a variable not given: ${outcome.error.problems.join(' | ')}`);
+      if (which.some((n) => n === undefined || !given.has(n)))
+        throw new Error(`names a variable not given: ${outcome.error.problems.join(' | ')}`);
       const missing = badAlone.filter((n) => !which.includes(n));
-      if (missing.length > 0) throw new Error(`${missing.join(', ')} not named in: ${outcome.error.problems.join(' | ')} for ${JSON.stringify(vars)}`);
+      if (missing.length > 0)
+        throw new Error(`${missing.join(', ')} not named in: ${outcome.error.problems.join(' | ')} for ${JSON.stringify(vars)}`);
     }),
     { numRuns },
   );
@@ -104,25 +186,47 @@ test('several variables set to anything: every variable that is bad alone is nam
 test('an empty environment outside production loads the defaults', (t) => {
   const c = loadConfig({});
   checkConfig(c);
-  t.like(c, { env: 'development', port: 3000, rates: { dataStandard: 60, dataPartner: 600, ingest: 6000, controller: 600, auth: 20, chat: 120 } });
+  t.like(c, {
+    env: 'development',
+    port: 3000,
+    rates: { dataStandard: 60, dataPartner: 600, ingest: 6000, controller: 600, auth: 20, chat: 120 },
+  });
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError, message: /JWT_SECRET/ });
 });
 
 test('STORE_PRODUCTS: a good table is read with ids lower-cased; a bad one stops the start naming the problem', (t) => {
   const server = '6F1C2C64-3B7E-4D7E-9D59-1D1F4C1B2A10';
-  const c = loadConfig({ STORE_PRODUCTS: JSON.stringify({ vip: { days: 30, servers: 'all' }, 'tebex:6012': { accountId: server, days: null, servers: [server] } }) });
-  t.deepEqual(c.store.products, { vip: { days: 30, servers: 'all' }, 'tebex:6012': { accountId: server.toLowerCase(), days: null, servers: [server.toLowerCase()] } });
-  for (const [bad, problem] of [['{"vip":', /not JSON/], ['{"vip":{"days":30}}', /servers/], ['{"vip":{"days":-1,"servers":"all"}}', /days/],
-    ['{"tebex:x":{"days":1,"servers":"all"}}', /"tebex:x" is neither a sku/], ['{"vip":{"days":1,"servers":["nope"]}}', /servers/]] as const) {
+  const c = loadConfig({
+    STORE_PRODUCTS: JSON.stringify({
+      vip: { days: 30, servers: 'all' },
+      'tebex:6012': { accountId: server, days: null, servers: [server] },
+    }),
+  });
+  t.deepEqual(c.store.products, {
+    vip: { days: 30, servers: 'all' },
+    'tebex:6012': { accountId: server.toLowerCase(), days: null, servers: [server.toLowerCase()] },
+  });
+  for (const [bad, problem] of [
+    ['{"vip":', /not JSON/],
+    ['{"vip":{"days":30}}', /servers/],
+    ['{"vip":{"days":-1,"servers":"all"}}', /days/],
+    ['{"tebex:x":{"days":1,"servers":"all"}}', /"tebex:x" is neither a sku/],
+    ['{"vip":{"days":1,"servers":["nope"]}}', /servers/],
+  ] as const) {
     t.throws(() => loadConfig({ STORE_PRODUCTS: bad }), { instanceOf: ConfigError, message: problem }, bad);
   }
 });
 
 test('GAME_FILES_DIR: an absolute folder that exists, kept normalised; anything else stops the start naming it', (t) => {
-  t.is(loadConfig({}).gameFilesDir, undefined, 'unset: files on the service\'s host are off');
+  t.is(loadConfig({}).gameFilesDir, undefined, "unset: files on the service's host are off");
   t.is(loadConfig({ GAME_FILES_DIR: '/tmp/' }).gameFilesDir, '/tmp');
   t.is(loadConfig({ GAME_FILES_DIR: '/tmp/./' }).gameFilesDir, '/tmp');
-  for (const [bad, problem] of [['relative/folder', /absolute/], ['/', /not the root/], ['/no/such/folder', /no such folder/], ['/etc/hostname', /not a folder/]] as const) {
+  for (const [bad, problem] of [
+    ['relative/folder', /absolute/],
+    ['/', /not the root/],
+    ['/no/such/folder', /no such folder/],
+    ['/etc/hostname', /not a folder/],
+  ] as const) {
     t.throws(() => loadConfig({ GAME_FILES_DIR: bad }), { instanceOf: ConfigError, message: problem }, bad);
   }
   t.is(loadConfig({}).gameFileSyncTimeoutMs, 10_000);

@@ -70,7 +70,8 @@ function checkNormalised(event: IngestEvent): void {
   const text = JSON.stringify(event);
   for (const value of Object.values(coords)) if (text.includes(String(value))) throw new Error(`coordinate ${value} survived`);
   if (!isUuid(event.id) || event.id !== event.id.toLowerCase()) throw new Error(`id ${event.id}`);
-  if (!Number.isFinite(event.tsMs) || event.tsMs < earliestEventMs || event.tsMs > arrivalMs + maxFutureSkewMs) throw new Error(`tsMs ${event.tsMs}`);
+  if (!Number.isFinite(event.tsMs) || event.tsMs < earliestEventMs || event.tsMs > arrivalMs + maxFutureSkewMs)
+    throw new Error(`tsMs ${event.tsMs}`);
   // PostgreSQL reads the claim's time as ISO text, which it takes up to the year 9999.
   if (!Number.isFinite(event.sentMs) || event.sentMs < event.tsMs || event.sentMs > latestSentMs) throw new Error(`sentMs ${event.sentMs}`);
   if (event.type === 'shots' && event.hits > event.fired) throw new Error('hits > fired');
@@ -115,7 +116,8 @@ test('a batch that is not { events: [1..1000 objects] } is a 400, whatever else 
       fc.oneof(
         fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)),
         fc.record({ events: fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.object(), fc.constant([])) }),
-        fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.object())), { minLength: 1, maxLength: 5 })
+        fc
+          .array(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.object())), { minLength: 1, maxLength: 5 })
           .map((bad) => ({ events: [{ type: 'server.started' }, ...bad] })),
       ),
       (body) => {

@@ -31,7 +31,8 @@ const specs: Spec[] = [
     schema: 'query-kills.json',
     keys: ['before', 'limit'],
     check: (q) => {
-      if (q.before !== undefined && !(typeof q.before === 'string' && dateTime.test(q.before))) throw new Error(`before ${String(q.before)}`);
+      if (q.before !== undefined && !(typeof q.before === 'string' && dateTime.test(q.before)))
+        throw new Error(`before ${String(q.before)}`);
       if (!isInt(q.limit, 1, 1000)) throw new Error(`limit ${String(q.limit)}`);
     },
   },
@@ -72,8 +73,11 @@ for (const spec of specs) {
   test(`${spec.schema}: values inside the ranges are read as they are`, (t) => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 100_000_000 }),
-        fc.constantFrom('points', 'kd', 'kills'), fc.constantFrom('true', 'false'), dateTimeText,
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.constantFrom('points', 'kd', 'kills'),
+        fc.constantFrom('true', 'false'),
+        dateTimeText,
         (limit, offset, sort, active, before) => {
           const query: Record<string, string> = { limit: String(limit) };
           if (spec.keys.includes('offset')) query.offset = String(offset);

@@ -29,19 +29,42 @@ type Wire = Record<string, unknown> & { type: string; ts: number };
 const n = fc.constantFrom(1, 2, 3, 4);
 const tsMs = fc.integer({ min: start, max: start + 2 * 3600_000 });
 
-const event: fc.Arbitrary<Wire> = fc.oneof(
-  fc.record({ type: fc.constantFrom('player.connect', 'player.disconnect', 'player.heartbeat'), n }).map(({ n: who, ...e }) => ({ ...e, ...player(who) })),
-  fc.record({ type: fc.constant('kill'), k: n, v: n, distance: fc.double({ min: 0, max: 100_000, noNaN: true }), isHeadshot: fc.boolean() })
-    .map(({ k, v, ...e }) => ({ ...e, killer: player(k), victim: player(v), weapon: 'M4A1' })),
-  fc.integer({ min: 0, max: 1_000_000 }).chain((fired) => fc.record({ type: fc.constant('shots'), n, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }) }))
-    .map(({ n: who, ...e }) => ({ ...e, platformId: player(who).platformId })),
-  fc.record({ type: fc.constant('death'), n, cause: fc.constantFrom(...deathCauses) }).map(({ n: who, ...e }) => ({ ...e, ...player(who) })),
-  fc.record({ type: fc.constant('server.status'), online: fc.boolean() }),
-  fc.record({ type: fc.constant('server.started') }),
-).chain((e) => tsMs.map((ms) => ({ ...e, ts: ms }) as Wire));
+const event: fc.Arbitrary<Wire> = fc
+  .oneof(
+    fc
+      .record({ type: fc.constantFrom('player.connect', 'player.disconnect', 'player.heartbeat'), n })
+      .map(({ n: who, ...e }) => ({ ...e, ...player(who) })),
+    fc
+      .record({
+        type: fc.constant('kill'),
+        k: n,
+        v: n,
+        distance: fc.double({ min: 0, max: 100_000, noNaN: true }),
+        isHeadshot: fc.boolean(),
+      })
+      .map(({ k, v, ...e }) => ({ ...e, killer: player(k), victim: player(v), weapon: 'M4A1' })),
+    fc
+      .integer({ min: 0, max: 1_000_000 })
+      .chain((fired) => fc.record({ type: fc.constant('shots'), n, fired: fc.constant(fired), hits: fc.integer({ min: 0, max: fired }) }))
+      .map(({ n: who, ...e }) => ({ ...e, platformId: player(who).platformId })),
+    fc
+      .record({ type: fc.constant('death'), n, cause: fc.constantFrom(...deathCauses) })
+      .map(({ n: who, ...e }) => ({ ...e, ...player(who) })),
+    fc.record({ type: fc.constant('server.status'), online: fc.boolean() }),
+    fc.record({ type: fc.constant('server.started') }),
+  )
+  .chain((e) => tsMs.map((ms) => ({ ...e, ts: ms }) as Wire));
 
 /** Presence events clustered in time, so that many gaps fall inside the online window. */
-const presenceRun = fc.tuple(n, fc.integer({ min: start, max: start + 3600_000 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 150_000 }), fc.constantFrom('player.connect', 'player.heartbeat', 'player.disconnect')), { minLength: 1, maxLength: 20 }))
+const presenceRun = fc
+  .tuple(
+    n,
+    fc.integer({ min: start, max: start + 3600_000 }),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 150_000 }), fc.constantFrom('player.connect', 'player.heartbeat', 'player.disconnect')), {
+      minLength: 1,
+      maxLength: 20,
+    }),
+  )
   .map(([who, from, steps]) => {
     let ms = from;
     return steps.map(([gap, type]) => ({ type, ...player(who), ts: (ms += gap) }) as Wire);
@@ -99,7 +122,8 @@ function checkInvariants(totals: Map<string, PlayerTotals>, list: Wire[]): void 
     const span = presence.length === 0 ? 0 : (Math.max(...presence) - Math.min(...presence)) / 1000;
     if (t.playSeconds > span + 1e-6) throw new Error(`${id}: ${t.playSeconds} s of play in a span of ${span} s`);
   }
-  if (sum((t) => t.kills) !== nonSuicides.length) throw new Error(`kills ${sum((t) => t.kills)} != ${nonSuicides.length} non-suicide kill events`);
+  if (sum((t) => t.kills) !== nonSuicides.length)
+    throw new Error(`kills ${sum((t) => t.kills)} != ${nonSuicides.length} non-suicide kill events`);
   // A death with no player killer adds a death and never a kill.
   const deaths = kills.length + list.filter((e) => e.type === 'death').length;
   if (sum((t) => t.deaths) !== deaths) throw new Error(`deaths ${sum((t) => t.deaths)} != ${deaths} kill and death events`);
@@ -115,9 +139,14 @@ test('one batch: nothing negative, kills = non-suicide kill events, play within 
     fc.asyncProperty(events, async (list) => {
       const { totals, changed } = await applyBatches([list]);
       checkInvariants(totals, list);
-      const touched = new Set(list.flatMap((e) => (e.type === 'kill' ? [idOf(e.killer), idOf(e.victim)] : typeof e.platformId === 'string' ? [e.platformId] : [])));
+      const touched = new Set(
+        list.flatMap((e) =>
+          e.type === 'kill' ? [idOf(e.killer), idOf(e.victim)] : typeof e.platformId === 'string' ? [e.platformId] : [],
+        ),
+      );
       const answered = changed[0] ?? new Set();
-      if ([...answered].sort().join() !== [...touched].sort().join()) throw new Error(`changed ${[...answered].join()} != touched ${[...touched].join()}`);
+      if ([...answered].sort().join() !== [...touched].sort().join())
+        throw new Error(`changed ${[...answered].join()} != touched ${[...touched].join()}`);
     }),
     { numRuns },
   );
@@ -165,12 +194,34 @@ test('totals loaded from storage are only ever added to', async (t) => {
   await fc.assert(
     fc.asyncProperty(events, fc.array(fc.nat({ max: 1000 }), { minLength: 7, maxLength: 7 }), async (list, start7) => {
       const [kills, deaths, headshots, fired, hit, play, dist] = start7 as [number, number, number, number, number, number, number];
-      const before = { kills: kills + headshots, deaths, headshots, shotsFired: fired + hit, shotsHit: hit, playSeconds: play, killDistanceSum: dist };
-      const { totals } = await applyBatches([list], (serverId) => env.deps.db.query(
-        `INSERT INTO server_players (server_id, platform_id, name, kills, deaths, headshots, shots_fired, shots_hit, play_seconds, kill_distance_sum)
+      const before = {
+        kills: kills + headshots,
+        deaths,
+        headshots,
+        shotsFired: fired + hit,
+        shotsHit: hit,
+        playSeconds: play,
+        killDistanceSum: dist,
+      };
+      const { totals } = await applyBatches([list], (serverId) =>
+        env.deps.db
+          .query(
+            `INSERT INTO server_players (server_id, platform_id, name, kills, deaths, headshots, shots_fired, shots_hit, play_seconds, kill_distance_sum)
          VALUES ($1, $2, 'stored', $3, $4, $5, $6, $7, $8, $9)`,
-        [serverId, ids[0], before.kills, before.deaths, before.headshots, before.shotsFired, before.shotsHit, before.playSeconds, before.killDistanceSum],
-      ).then(() => undefined));
+            [
+              serverId,
+              ids[0],
+              before.kills,
+              before.deaths,
+              before.headshots,
+              before.shotsFired,
+              before.shotsHit,
+              before.playSeconds,
+              before.killDistanceSum,
+            ],
+          )
+          .then(() => undefined),
+      );
       const after = totals.get(ids[0]!)!;
       for (const field of ['kills', 'deaths', 'headshots', 'shotsFired', 'shotsHit', 'playSeconds', 'killDistanceSum'] as const) {
         if (after[field] < before[field]) throw new Error(`${field} went down from ${before[field]} to ${after[field]}`);

@@ -49,7 +49,15 @@ test.serial('add: every server or some; adding again with the same scope extends
   const now = env.clock.now();
   const p = steam();
   const all = await add(t, s, { platformId: p, playerName: 'Vip', comment: 'donor', durationDays: 30 });
-  t.like(all, { serverIds: null, permanent: false, active: true, expiresAt: iso(now + 30 * day), source: 'manual', playerName: 'Vip', comment: 'donor' });
+  t.like(all, {
+    serverIds: null,
+    permanent: false,
+    active: true,
+    expiresAt: iso(now + 30 * day),
+    source: 'manual',
+    playerName: 'Vip',
+    comment: 'donor',
+  });
   t.deepEqual(all.createdBy, { id: s.userId, name: s.username });
   const again = await add(t, s, { platformId: p, durationDays: 30 }, 200);
   t.like(again, { id: all.id, expiresAt: iso(now + 60 * day), playerName: 'Vip', comment: 'donor' });
@@ -57,20 +65,38 @@ test.serial('add: every server or some; adding again with the same scope extends
   t.not(scoped.id, all.id, 'another scope is another entry');
   t.like(scoped, { permanent: true, expiresAt: null });
   t.deepEqual(scoped.serverIds, [a.serverId], 'its one server, the id as stored');
-  t.like(await add(t, s, { platformId: p, serverIds: [a.serverId], durationDays: 5 }, 200), { id: scoped.id, permanent: true }, 'a permanent entry stays permanent');
+  t.like(
+    await add(t, s, { platformId: p, serverIds: [a.serverId], durationDays: 5 }, 200),
+    { id: scoped.id, permanent: true },
+    'a permanent entry stays permanent',
+  );
   const until = iso(now + 2 * day);
   const later = await add(t, s, { platformId: steam(), expiresAt: until });
   t.is(later.expiresAt, until);
-  const audit = await env.deps.db.query("SELECT action FROM audit_log WHERE account_id = $1 AND action LIKE 'queue.%' ORDER BY id", [a.accountId]);
-  t.deepEqual(audit.rows.map((r) => r.action), ['queue.add', 'queue.extend', 'queue.add', 'queue.extend', 'queue.add']);
+  const audit = await env.deps.db.query("SELECT action FROM audit_log WHERE account_id = $1 AND action LIKE 'queue.%' ORDER BY id", [
+    a.accountId,
+  ]);
+  t.deepEqual(
+    audit.rows.map((r) => r.action),
+    ['queue.add', 'queue.extend', 'queue.add', 'queue.extend', 'queue.add'],
+  );
 });
 
 test.serial('bad bodies and servers of another account are 400s', async (t) => {
   const [a, b] = [await tenant(env.deps), await tenant(env.deps)];
   const s = await userWithRole(env, 'admin', a.accountId);
-  for (const body of [{}, { platformId: 'x' }, { platformId: steam(), durationDays: 0 }, { platformId: steam(), serverIds: [] }, { platformId: steam(), serverIds: ['nope'] },
-    { platformId: steam(), serverIds: [b.serverId] }, { platformId: steam(), serverIds: [randomUUID()] }, { platformId: steam(), durationDays: 1, expiresAt: iso(env.clock.now() + day) },
-    { platformId: steam(), expiresAt: iso(env.clock.now() - 1) }, { platformId: steam(), vip: true }]) {
+  for (const body of [
+    {},
+    { platformId: 'x' },
+    { platformId: steam(), durationDays: 0 },
+    { platformId: steam(), serverIds: [] },
+    { platformId: steam(), serverIds: ['nope'] },
+    { platformId: steam(), serverIds: [b.serverId] },
+    { platformId: steam(), serverIds: [randomUUID()] },
+    { platformId: steam(), durationDays: 1, expiresAt: iso(env.clock.now() + day) },
+    { platformId: steam(), expiresAt: iso(env.clock.now() - 1) },
+    { platformId: steam(), vip: true },
+  ]) {
     assertError(t, await call(env, s, 'post', '/api/priority-queue', body), 400, 'BAD_REQUEST', JSON.stringify(body));
   }
 });
@@ -90,9 +116,18 @@ test.serial('patch, delete, list; tenancy; viewers read, moderators manage', asy
   res = await call(env, viewer, 'get', '/api/priority-queue');
   t.is(res.status, 200);
   assertSchema(t, 'queue-page.json', res.body);
-  t.deepEqual(res.body.entries.map((e: { id: string }) => e.id), [scoped.id, entry.id]);
-  t.deepEqual((await call(env, s, 'get', `/api/priority-queue?serverId=${a.serverId}`)).body.entries.map((e: { id: string }) => e.id), [entry.id]);
-  t.deepEqual((await call(env, s, 'get', `/api/priority-queue?platformId=${scoped.platformId}`)).body.entries.map((e: { id: string }) => e.id), [scoped.id]);
+  t.deepEqual(
+    res.body.entries.map((e: { id: string }) => e.id),
+    [scoped.id, entry.id],
+  );
+  t.deepEqual(
+    (await call(env, s, 'get', `/api/priority-queue?serverId=${a.serverId}`)).body.entries.map((e: { id: string }) => e.id),
+    [entry.id],
+  );
+  t.deepEqual(
+    (await call(env, s, 'get', `/api/priority-queue?platformId=${scoped.platformId}`)).body.entries.map((e: { id: string }) => e.id),
+    [scoped.id],
+  );
   t.is((await call(env, s, 'get', '/api/priority-queue?limit=1')).body.total, 2);
   t.deepEqual((await call(env, other, 'get', '/api/priority-queue')).body.entries, []);
   assertError(t, await call(env, other, 'patch', `/api/priority-queue/${entry.id}`, { comment: 'x' }), 404, 'NOT_FOUND');
@@ -106,7 +141,7 @@ test.serial('patch, delete, list; tenancy; viewers read, moderators manage', asy
   assertError(t, await call(env, s, 'delete', '/api/priority-queue/abc'), 404, 'NOT_FOUND');
 });
 
-test.serial('priority files: an entry for every server is in each; a scoped one only in its servers\'; expired entries leave', async (t) => {
+test.serial("priority files: an entry for every server is in each; a scoped one only in its servers'; expired entries leave", async (t) => {
   const a = await tenant(env.deps);
   const dir = await mkdtemp(join(filesDir, 'priority-'));
   const one = join(dir, 'one.txt');
@@ -122,7 +157,9 @@ test.serial('priority files: an entry for every server is in each; a scoped one 
   await drainSyncRequests(env.deps);
   t.is(await readFile(one, 'utf8'), `${p1};`);
   t.is(await readFile(two, 'utf8'), `${p1};${p2};`);
-  const pulled = await env.request.get(`/api/servers/${second.server.id}/files/priority`).set('Authorization', `Bearer ${second.ingestToken}`);
+  const pulled = await env.request
+    .get(`/api/servers/${second.server.id}/files/priority`)
+    .set('Authorization', `Bearer ${second.ingestToken}`);
   t.is(pulled.text, `${p1};${p2};`);
   env.clock.advance(day);
   const { expireGameFileEntries } = await import('../../src/game-files/expiry-job.ts');
@@ -142,13 +179,24 @@ test.serial('a merge moves queue entries to the Steam64: same scope merged (late
   await queuePlayer(env.deps, a.accountId, { platformId: dz, serverIds: [a.serverId] }, actor);
   await env.deps.db.query(
     "INSERT INTO priority_queue (account_id, platform_id, server_ids, scope_key, expires_at, created_at) VALUES ($1, $2, NULL, 'all', $3, now())",
-    [a.accountId, p, iso(env.clock.now() + 2 * day)]);
+    [a.accountId, p, iso(env.clock.now() + 2 * day)],
+  );
   const merged = await mergeIntoSteam64(env.deps, dz, p);
   t.true(merged.merged);
   const { rows } = await env.deps.db.query<{ platform_id: string; scope_key: string; expires_at: string | null }>(
-    'SELECT platform_id, scope_key, expires_at FROM priority_queue WHERE account_id = $1 ORDER BY scope_key', [a.accountId]);
-  t.deepEqual(rows.map((r) => [r.platform_id, r.scope_key, r.expires_at]).sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
-    [[p, a.serverId, null], [p, 'all', iso(env.clock.now() + 10 * day)]].sort((x, y) => String(x[1]).localeCompare(String(y[1]))));
+    'SELECT platform_id, scope_key, expires_at FROM priority_queue WHERE account_id = $1 ORDER BY scope_key',
+    [a.accountId],
+  );
+  t.deepEqual(
+    rows.map((r) => [r.platform_id, r.scope_key, r.expires_at]).sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+    [
+      [p, a.serverId, null],
+      [p, 'all', iso(env.clock.now() + 10 * day)],
+    ].sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+  );
   const pending = await env.deps.db.query('SELECT kind FROM file_sync_requests WHERE server_id = $1 ORDER BY kind', [a.serverId]);
-  t.deepEqual(pending.rows.map((r) => r.kind), ['bans', 'priority']);
+  t.deepEqual(
+    pending.rows.map((r) => r.kind),
+    ['bans', 'priority'],
+  );
 });

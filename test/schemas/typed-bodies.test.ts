@@ -16,7 +16,7 @@ test('a body reader is typed by its schema, with the fields Ajv fills from defau
   t.is(limit, 50, 'the default is filled in');
 });
 
-test('a type of the caller\'s own, or a file that is no schema, does not typecheck', (t) => {
+test("a type of the caller's own, or a file that is no schema, does not typecheck", (t) => {
   // Never called: the calls are here for the compiler to refuse.
   const refused = [
     // @ts-expect-error a type argument is no longer the caller's to choose

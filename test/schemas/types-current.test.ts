@@ -19,5 +19,8 @@ test('every schema has its type in SchemaTypes, by file name', async (t) => {
   const map = /export interface SchemaTypes \{([\s\S]*?)\n\}/.exec(made)?.[1] ?? '';
   t.regex(map, /'ban-create\.json': BanCreate;/);
   t.regex(map, /'error\.json': ErrorBody;/);
-  t.deepEqual([...map.matchAll(/'([a-z0-9-]+\.json)':/g)].map((m) => m[1]), schemas.map((s) => s.$id));
+  t.deepEqual(
+    [...map.matchAll(/'([a-z0-9-]+\.json)':/g)].map((m) => m[1]),
+    schemas.map((s) => s.$id),
+  );
 });

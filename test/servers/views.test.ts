@@ -32,7 +32,9 @@ test('metrics: every status sample is stored and read back by time range, oldest
   const { owner, viewer, serverId, token } = await world(t, env);
   const now = env.clock.now();
   // Two days of samples every 30 minutes, sent in batches of several statuses (the servers row keeps only the newest).
-  const statuses = Array.from({ length: 96 }, (_, i) => ev.status(now - (96 - i) * 30 * minute, { players: i, fps: 40 + (i % 20), uptimeSeconds: i * 1800 }));
+  const statuses = Array.from({ length: 96 }, (_, i) =>
+    ev.status(now - (96 - i) * 30 * minute, { players: i, fps: 40 + (i % 20), uptimeSeconds: i * 1800 }),
+  );
   for (let i = 0; i < statuses.length; i += 10) t.is((await ingest(env, { serverId, token }, statuses.slice(i, i + 10))).status, 200);
   // The same instant again (a retry with a new event id): stored once, the first one kept.
   t.is((await ingest(env, { serverId, token }, [ev.status(now - 30 * minute, { players: 999 })])).status, 200);
@@ -42,7 +44,10 @@ test('metrics: every status sample is stored and read back by time range, oldest
   t.is(day.body.to, new Date(now).toISOString());
   t.is(day.body.from, new Date(now - 24 * 60 * minute).toISOString());
   // Samples strictly after from (the one exactly 24 h old is not), up to now: the last 47.
-  t.deepEqual(samples(day), Array.from({ length: 47 }, (_, k) => [new Date(now - (47 - k) * 30 * minute).toISOString(), 49 + k]));
+  t.deepEqual(
+    samples(day),
+    Array.from({ length: 47 }, (_, k) => [new Date(now - (47 - k) * 30 * minute).toISOString(), 49 + k]),
+  );
   t.like(day.body.samples[0], { online: true, fps: 40 + (49 % 20), uptimeSeconds: 49 * 1800 });
   t.is(day.body.nextCursor, null);
 
@@ -75,11 +80,18 @@ test('metrics: the worker prunes samples older than 30 days, by the service cloc
   const now = env.clock.now();
   await ingest(env, { serverId, token }, [ev.status(now - 5 * minute, { players: 3 })]);
   const old = now - metricsRetentionMs - minute;
-  await env.deps.db.query('INSERT INTO server_metrics (server_id, at, online, players) VALUES ($1, $2, true, 7), ($1, $3, true, 8)',
-    [serverId, new Date(old).toISOString(), new Date(now - metricsRetentionMs + minute).toISOString()]);
+  await env.deps.db.query('INSERT INTO server_metrics (server_id, at, online, players) VALUES ($1, $2, true, 7), ($1, $3, true, 8)', [
+    serverId,
+    new Date(old).toISOString(),
+    new Date(now - metricsRetentionMs + minute).toISOString(),
+  ]);
   t.true((await pruneMetricsSamples(env.deps)) >= 1);
   const all = await api(t, env, owner, 'get', `/api/servers/${serverId}/metrics?from=${new Date(old - minute).toISOString()}`);
-  t.deepEqual(all.body.samples.map((s: { players: number }) => s.players), [8, 3], 'only the sample past 30 days went');
+  t.deepEqual(
+    all.body.samples.map((s: { players: number }) => s.players),
+    [8, 3],
+    'only the sample past 30 days went',
+  );
 });
 
 test('players, leaderboard, kills and bans answer for a session as the Data API answers for a key', async (t) => {
@@ -87,11 +99,19 @@ test('players, leaderboard, kills and bans answer for a session as the Data API 
   const { owner, viewer, serverId, token } = await world(t, env);
   const now = env.clock.now();
   await ingest(env, { serverId, token }, [
-    ev.presence('player.heartbeat', now - 10_000, 1), ev.presence('player.heartbeat', now - 5000, 2),
-    ev.kill(now - 4000, 1, 2), ev.kill(now - 3000, 1, 3), ev.kill(now - 2000, 3, 1),
+    ev.presence('player.heartbeat', now - 10_000, 1),
+    ev.presence('player.heartbeat', now - 5000, 2),
+    ev.kill(now - 4000, 1, 2),
+    ev.kill(now - 3000, 1, 3),
+    ev.kill(now - 2000, 3, 1),
     ev.status(now - 1000, { players: 2, fps: 55.5 }),
   ]);
-  await createBan(env.deps, owner.accountId, { platformId: player(3).platformId, reason: 'teaming' }, { type: 'user', id: owner.userId, name: owner.username });
+  await createBan(
+    env.deps,
+    owner.accountId,
+    { platformId: player(3).platformId, reason: 'teaming' },
+    { type: 'user', id: owner.userId, name: owner.username },
+  );
   await drainSyncRequests(env.deps);
   const key = (await call(env, owner, 'post', '/api/account/api-keys', { name: 'compare' })).body.key as string;
 
@@ -106,7 +126,10 @@ test('players, leaderboard, kills and bans answer for a session as the Data API 
   t.is(older.body.kills.length, 1, 'load older');
   t.is(older.body.nextCursor, null);
   const bans = await api(t, env, viewer, 'get', `/api/servers/${serverId}/bans`);
-  t.deepEqual(bans.body.bans.map((b: { platformId: string }) => b.platformId), [player(3).platformId]);
+  t.deepEqual(
+    bans.body.bans.map((b: { platformId: string }) => b.platformId),
+    [player(3).platformId],
+  );
   const board = await api(t, env, viewer, 'get', `/api/servers/${serverId}/leaderboard?limit=1000`);
   t.is(board.body.players.length, 3);
 

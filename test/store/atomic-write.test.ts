@@ -33,7 +33,11 @@ test('a reader polling the file during 200 writes only ever sees a complete vers
 });
 
 function runWriter(path: string, once = false) {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fixtures/write-loop.ts', import.meta.url).pathname, path, ...(once ? ['--once'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./fixtures/write-loop.ts', import.meta.url).pathname, path, ...(once ? ['--once'] : [])],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
     child.once('exit', (code) => reject(new Error(`writer exited ${code} before ready`)));

@@ -23,9 +23,12 @@ async function freshSchema(t: ExecutionContext) {
   return { schema, db };
 }
 
-const migrations = async (db: pg.Client) => (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
-const functions = async (db: pg.Client, schema: string) => (await db.query<{ proname: string }>(
-  'SELECT proname FROM pg_proc WHERE pronamespace = $1::regnamespace ORDER BY proname', [schema])).rows.map((r) => r.proname);
+const migrations = async (db: pg.Client) =>
+  (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
+const functions = async (db: pg.Client, schema: string) =>
+  (
+    await db.query<{ proname: string }>('SELECT proname FROM pg_proc WHERE pronamespace = $1::regnamespace ORDER BY proname', [schema])
+  ).rows.map((r) => r.proname);
 
 test('migrating twice runs the baseline once and leaves one of each function; the triggers work', async (t) => {
   const { schema, db } = await freshSchema(t);
@@ -33,17 +36,31 @@ test('migrating twice runs the baseline once and leaves one of each function; th
   await migrate(testDatabaseUrl, schema, log);
   t.deepEqual(await migrations(db), ['1732500000000_baseline']);
   t.deepEqual(await functions(db, schema), once);
-  for (const name of ['ingest_apply_events', 'ingest_insert_kills', 'ingest_apply_totals', 'epoch_ms_json', 'event_claims_add_day', 'trust_entries_changed', 'servers_one_server_a_file']) {
+  for (const name of [
+    'ingest_apply_events',
+    'ingest_insert_kills',
+    'ingest_apply_totals',
+    'epoch_ms_json',
+    'event_claims_add_day',
+    'trust_entries_changed',
+    'servers_one_server_a_file',
+  ]) {
     t.true(once.includes(name), name);
   }
   // One file belongs to one live server, checked by the database too (whatever the case of its name).
   const account = (await db.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('A') RETURNING id")).rows[0]!.id;
-  const server = async (ban: string | null) => (await db.query<{ id: string }>(
-    "INSERT INTO servers (account_id, name, ingest_token_hash, ban_file_path) VALUES ($1, 'server', $2, $3) RETURNING id",
-    [account, randomBytes(32), ban])).rows[0]!.id;
+  const server = async (ban: string | null) =>
+    (
+      await db.query<{ id: string }>(
+        "INSERT INTO servers (account_id, name, ingest_token_hash, ban_file_path) VALUES ($1, 'server', $2, $3) RETURNING id",
+        [account, randomBytes(32), ban],
+      )
+    ).rows[0]!.id;
   await server('shared.txt');
   const other = await server(null);
-  await t.throwsAsync(db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [other, 'SHARED.txt']), { message: /another live server uses that file/ });
+  await t.throwsAsync(db.query('UPDATE servers SET ban_file_path = $2 WHERE id = $1', [other, 'SHARED.txt']), {
+    message: /another live server uses that file/,
+  });
 });
 
 test('two processes migrating one schema at once both succeed', async (t) => {
@@ -57,7 +74,9 @@ test('a database made before the squash keeps its data, records the baseline and
   // As the last release before the squash left it: every squashed migration recorded, the old
   // event ledger and the old ingest function beside the current ones.
   await db.query('DELETE FROM schema_migrations');
-  await db.query("INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())");
+  await db.query(
+    "INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())",
+  );
   await db.query('CREATE TABLE ingest_events (server_id uuid, event_id uuid)');
   await db.query('CREATE FUNCTION ingest_apply_batches(a int) RETURNS int LANGUAGE sql AS $$ SELECT a $$');
   await db.query("INSERT INTO accounts (name) VALUES ('Kept')");
@@ -74,6 +93,8 @@ test('a database that stopped before the last squashed migration is refused with
   const { schema, db } = await freshSchema(t);
   await db.query('DELETE FROM schema_migrations');
   await db.query("INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now())");
-  await t.throwsAsync(migrate(testDatabaseUrl, schema, log), { message: /stopped before 1732440000000_chat-bots: migrate it with a checkout of that time first/ });
+  await t.throwsAsync(migrate(testDatabaseUrl, schema, log), {
+    message: /stopped before 1732440000000_chat-bots: migrate it with a checkout of that time first/,
+  });
   t.deepEqual(await migrations(db), ['1732250000000_foundation']);
 });

@@ -23,7 +23,11 @@ test('pipelines and autopipelined commands still answer in order', async (t) => 
   await redis.connect();
   try {
     const results = await redis.pipeline().set('k', '1').incr('k').get('k').exec();
-    t.deepEqual(results, [[null, 'OK'], [null, 2], [null, '2']]);
+    t.deepEqual(results, [
+      [null, 'OK'],
+      [null, 2],
+      [null, '2'],
+    ]);
     // Issued in one task: ioredis sends them as one autopipeline.
     t.deepEqual(await Promise.all([redis.incr('k'), redis.incr('k'), redis.get('k')]), [3, 4, '4']);
     await redis.del('k');

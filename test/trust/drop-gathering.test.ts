@@ -20,7 +20,10 @@ test('the players of every add() in one task go in one drop, each once; every ca
   const b = gathering.add(new Set(['p2', 'p3'])).then(() => settled.push('b'));
   t.is(calls.length, 0, 'nothing is dropped within the turn that asks');
   await nextTurn();
-  t.deepEqual(calls.map((c) => c.ids), [['p1', 'p2', 'p3']]);
+  t.deepEqual(
+    calls.map((c) => c.ids),
+    [['p1', 'p2', 'p3']],
+  );
   await nextTurn();
   t.deepEqual(settled, [], 'no caller goes on before the drop finished');
   calls[0]!.finish();
@@ -36,7 +39,10 @@ test('an add() made while a drop is under way goes in the next drop, not in that
   let secondSettled = false;
   const second = gathering.add(['p2']).then(() => (secondSettled = true));
   await nextTurn();
-  t.deepEqual(calls.map((c) => c.ids), [['p1'], ['p2']]);
+  t.deepEqual(
+    calls.map((c) => c.ids),
+    [['p1'], ['p2']],
+  );
   calls[0]!.finish();
   await first;
   await nextTurn();

@@ -30,7 +30,8 @@ async function partnerKey(t: Parameters<typeof api>[0], env: TestEnv, operator: 
   return res.body as { id: string; key: string; tier: string };
 }
 
-const exportGet = (env: TestEnv, key: string, query = '') => env.request.get(`/api/v1/trust/export${query}`).set('Authorization', `Bearer ${key}`);
+const exportGet = (env: TestEnv, key: string, query = '') =>
+  env.request.get(`/api/v1/trust/export${query}`).set('Authorization', `Bearer ${key}`);
 
 /** A pool of `n` active entries by one community (through the API) and one overturned one. */
 async function pool(env: TestEnv, operator: Session, community: Session, n: number) {
@@ -52,7 +53,10 @@ test('partner keys: svcp_ prefix shown once, only partners.manage, revocation ta
   assertSchema(t, 'partner-key-created.json', created);
   t.regex(created.key, /^svcp_/);
   const list = await api(t, env, operator, 'get', '/api/trust/partner-keys');
-  t.deepEqual(list.body.keys.map((k: { id: string }) => k.id), [created.id]);
+  t.deepEqual(
+    list.body.keys.map((k: { id: string }) => k.id),
+    [created.id],
+  );
   t.false(JSON.stringify(list.body).includes(created.key), 'the list never shows the key');
   assertError(t, await api(t, env, owner, 'get', '/api/trust/partner-keys'), 403, 'FORBIDDEN');
   assertError(t, await api(t, env, owner, 'post', '/api/trust/partner-keys', { name: 'x' }), 403, 'FORBIDDEN');
@@ -62,8 +66,13 @@ test('partner keys: svcp_ prefix shown once, only partners.manage, revocation ta
   t.is((await api(t, env, operator, 'delete', `/api/trust/partner-keys/${created.id}`)).status, 204);
   assertError(t, await exportGet(env, created.key), 401, 'UNAUTHORIZED', 'revoked');
   assertError(t, await api(t, env, operator, 'delete', '/api/trust/partner-keys/00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
-  const audit = await env.deps.db.query<{ action: string; details: unknown }>("SELECT action, details FROM audit_log WHERE action LIKE 'partner-key.%' ORDER BY id");
-  t.deepEqual(audit.rows.map((r) => r.action), ['partner-key.create', 'partner-key.revoke']);
+  const audit = await env.deps.db.query<{ action: string; details: unknown }>(
+    "SELECT action, details FROM audit_log WHERE action LIKE 'partner-key.%' ORDER BY id",
+  );
+  t.deepEqual(
+    audit.rows.map((r) => r.action),
+    ['partner-key.create', 'partner-key.revoke'],
+  );
   t.false(JSON.stringify(audit.rows).includes(created.key));
 });
 
@@ -96,7 +105,12 @@ test('rows, statuses, paging to null, limits clamped by tier, bad queries, no su
   t.false('proof' in all.body, 'no proof without signing');
   t.deepEqual(all.body.rows.at(-1).id, ids[0], 'the overturn moved the entry to the end of the feed');
   t.is(all.body.rows.at(-1).status, 'overturned');
-  assertNoSubmitter(t, JSON.stringify(all.body) + JSON.stringify(all.headers), [community.accountId, community.userId, community.username], 'export');
+  assertNoSubmitter(
+    t,
+    JSON.stringify(all.body) + JSON.stringify(all.headers),
+    [community.accountId, community.userId, community.username],
+    'export',
+  );
 
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -107,23 +121,44 @@ test('rows, statuses, paging to null, limits clamped by tier, bad queries, no su
     t.is(res.body.syncedThrough === null, res.body.nextCursor !== null, 'syncedThrough only on the last page');
     cursor = res.body.nextCursor;
   } while (cursor !== null);
-  t.deepEqual(seen, all.body.rows.map((r: { id: string }) => r.id));
+  t.deepEqual(
+    seen,
+    all.body.rows.map((r: { id: string }) => r.id),
+  );
 
   const tombstones = await exportGet(env, key, '?status=overturned,expired');
-  t.deepEqual(tombstones.body.rows.map((r: { id: string }) => r.id), [ids[0]]);
+  t.deepEqual(
+    tombstones.body.rows.map((r: { id: string }) => r.id),
+    [ids[0]],
+  );
   const since = await exportGet(env, key, `?since=${encodeURIComponent(all.body.syncedThrough)}`);
   t.is(since.body.count, 0, 'nothing changed since');
   await decide(env, operator, ids[1]!, 'overturn');
   await feedSettled(env);
   const later = await exportGet(env, key, `?since=${Date.parse(all.body.syncedThrough)}`);
-  t.true(later.body.rows.some((r: { id: string; status: string }) => r.id === ids[1] && r.status === 'overturned'), 'epoch-ms since finds the change');
+  t.true(
+    later.body.rows.some((r: { id: string; status: string }) => r.id === ids[1] && r.status === 'overturned'),
+    'epoch-ms since finds the change',
+  );
 
-  for (const bad of ['?limit=0', '?limit=1001', '?status=pending', '?status=active,', '?since=yesterday', '?since=2026-13-01T00:00:00Z', '?cursor=abc', `?cursor=${Buffer.from('1.2.3').toString('base64url')}`]) {
+  for (const bad of [
+    '?limit=0',
+    '?limit=1001',
+    '?status=pending',
+    '?status=active,',
+    '?since=yesterday',
+    '?since=2026-13-01T00:00:00Z',
+    '?cursor=abc',
+    `?cursor=${Buffer.from('1.2.3').toString('base64url')}`,
+  ]) {
     assertError(t, await exportGet(env, key, bad), 400, 'BAD_REQUEST', bad);
   }
   // The basic tier's page cap is 500: a larger limit is clamped, not refused.
-  await env.deps.db.query(`INSERT INTO trust_entries (platform_id, account_id, status, category, reason, created_at, updated_at)
-    SELECT '76561198100' || lpad(g::text, 6, '0'), $1, 'active', 'other', 'bulk', now(), now() FROM generate_series(1, 600) g`, [community.accountId]);
+  await env.deps.db.query(
+    `INSERT INTO trust_entries (platform_id, account_id, status, category, reason, created_at, updated_at)
+    SELECT '76561198100' || lpad(g::text, 6, '0'), $1, 'active', 'other', 'bulk', now(), now() FROM generate_series(1, 600) g`,
+    [community.accountId],
+  );
   await feedSettled(env);
   const clamped = await exportGet(env, key, '?limit=1000');
   t.is(clamped.body.count, 500);
@@ -152,9 +187,24 @@ test('page proofs verify with the discovery JWKS, bound to the partner and the p
   const other = await partnerKey(t, env, operator);
   const jwks = createLocalJWKSet((await env.request.get('/.well-known/service-trust.json')).body.signing.jwks as JSONWebKeySet);
   const first = await exportGet(env, partner.key, '?limit=2');
-  const verify = (proof: string, audience: string) => jwtVerify(proof, jwks, { algorithms: ['RS256'], issuer: 'gameservice-trust', audience, typ: exportProofType, currentDate: new Date(env.clock.now()) });
+  const verify = (proof: string, audience: string) =>
+    jwtVerify(proof, jwks, {
+      algorithms: ['RS256'],
+      issuer: 'gameservice-trust',
+      audience,
+      typ: exportProofType,
+      currentDate: new Date(env.clock.now()),
+    });
   const { payload } = await verify(first.body.proof, partner.id);
-  t.like(payload, { digest: rowsDigest(first.body.rows), count: 2, cursor: null, nextCursor: first.body.nextCursor, since: null, syncedThrough: null, statuses: ['active', 'overturned', 'expired'] });
+  t.like(payload, {
+    digest: rowsDigest(first.body.rows),
+    count: 2,
+    cursor: null,
+    nextCursor: first.body.nextCursor,
+    since: null,
+    syncedThrough: null,
+    statuses: ['active', 'overturned', 'expired'],
+  });
   t.is(typeof payload.iat, 'number');
   await t.throwsAsync(verify(first.body.proof, other.id), undefined, 'another partner cannot present it');
   const second = await exportGet(env, partner.key, `?limit=2&cursor=${first.body.nextCursor}`);
@@ -187,28 +237,36 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   const tampering: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
     if (!String(input).includes('/export')) return res;
-    const body = await res.json() as { rows: { reason: string }[] };
+    const body = (await res.json()) as { rows: { reason: string }[] };
     for (const row of body.rows) row.reason = 'edited';
     return new Response(JSON.stringify(body), { status: res.status });
   };
   await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, fetch: tampering }), { message: /rows do not match the proof/ });
   // A relay that moves the resume point: forward in the answer (the mirror's next run would skip
   // rows), or in the request (this run would).
-  const relay = (change: (url: URL, body: { syncedThrough: string | null }) => void): typeof fetch => async (input, init) => {
-    const url = new URL(String(input));
-    if (!url.pathname.endsWith('/export')) return fetch(input, init);
-    const body = { syncedThrough: null };
-    change(url, body);
-    const res = await fetch(url, init);
-    const answered = await res.json() as { syncedThrough: string | null };
-    if (answered.syncedThrough !== null && body.syncedThrough !== null) answered.syncedThrough = body.syncedThrough;
-    return new Response(JSON.stringify(answered), { status: res.status });
-  };
+  const relay =
+    (change: (url: URL, body: { syncedThrough: string | null }) => void): typeof fetch =>
+    async (input, init) => {
+      const url = new URL(String(input));
+      if (!url.pathname.endsWith('/export')) return fetch(input, init);
+      const body = { syncedThrough: null };
+      change(url, body);
+      const res = await fetch(url, init);
+      const answered = (await res.json()) as { syncedThrough: string | null };
+      if (answered.syncedThrough !== null && body.syncedThrough !== null) answered.syncedThrough = body.syncedThrough;
+      return new Response(JSON.stringify(answered), { status: res.status });
+    };
   const later = new Date(env.clock.now() + 3600_000).toISOString();
-  await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, fetch: relay((_u, body) => (body.syncedThrough = later)) }), { message: /syncedThrough differs from the proof/ });
+  await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, fetch: relay((_u, body) => (body.syncedThrough = later)) }), {
+    message: /syncedThrough differs from the proof/,
+  });
   const resumeFrom = { ...emptyMirror(url), syncedThrough: mirror.syncedThrough };
-  await t.throwsAsync(syncMirror(resumeFrom, { ...options, fetch: relay((u) => u.searchParams.set('since', later)) }), { message: /since differs from the proof/ });
-  await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, keyId: '00000000-0000-4000-8000-000000000000' }), { message: /does not verify/ });
+  await t.throwsAsync(syncMirror(resumeFrom, { ...options, fetch: relay((u) => u.searchParams.set('since', later)) }), {
+    message: /since differs from the proof/,
+  });
+  await t.throwsAsync(syncMirror(emptyMirror(url), { ...options, keyId: '00000000-0000-4000-8000-000000000000' }), {
+    message: /does not verify/,
+  });
 
   // The CLI's file round: a first run writes the mirror, a second resumes from it.
   const file = join(mkdtempSync(join(tmpdir(), 'mirror-')), 'mirror.json');

@@ -23,7 +23,10 @@ const writers = 4;
 const opsPerWriter = 12;
 
 async function randomEntry(tx: DbClient, status: EntryStatus): Promise<string | undefined> {
-  const { rows } = await tx.query<{ id: string }>('SELECT id FROM trust_entries WHERE status = $1 ORDER BY random() LIMIT 1 FOR UPDATE SKIP LOCKED', [status]);
+  const { rows } = await tx.query<{ id: string }>(
+    'SELECT id FROM trust_entries WHERE status = $1 ORDER BY random() LIMIT 1 FOR UPDATE SKIP LOCKED',
+    [status],
+  );
   return rows[0]?.id;
 }
 
@@ -31,13 +34,31 @@ async function randomEntry(tx: DbClient, status: EntryStatus): Promise<string | 
 async function writeOnce(tx: DbClient, accounts: string[], at: string): Promise<void> {
   const choice = Math.random();
   if (choice < 0.4) {
-    const entry = await insertSubmission(tx, {
-      platformId: `765611981${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, accountId: accounts[Math.floor(Math.random() * accounts.length)]!,
-      submittedBy: randomUUID(), banId: null, category: 'cheating', reason: `r${Math.random()}`, evidence: [], note: 'private', expiresAt: null,
-    }, at);
+    const entry = await insertSubmission(
+      tx,
+      {
+        platformId: `765611981${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+        accountId: accounts[Math.floor(Math.random() * accounts.length)]!,
+        submittedBy: randomUUID(),
+        banId: null,
+        category: 'cheating',
+        reason: `r${Math.random()}`,
+        evidence: [],
+        note: 'private',
+        expiresAt: null,
+      },
+      at,
+    );
     if (entry && Math.random() < 0.7) await transitionEntry(tx, entry.id, ['pending'], 'active', at);
   } else {
-    const [from, to]: [EntryStatus, EntryStatus] = choice < 0.6 ? ['pending', 'active'] : choice < 0.7 ? ['pending', 'rejected'] : choice < 0.85 ? ['active', 'overturned'] : ['active', 'expired'];
+    const [from, to]: [EntryStatus, EntryStatus] =
+      choice < 0.6
+        ? ['pending', 'active']
+        : choice < 0.7
+          ? ['pending', 'rejected']
+          : choice < 0.85
+            ? ['active', 'overturned']
+            : ['active', 'expired'];
     const id = await randomEntry(tx, from);
     if (id) await transitionEntry(tx, id, [from], to, at);
   }
@@ -49,7 +70,10 @@ async function writeOnce(tx: DbClient, accounts: string[], at: string): Promise<
 async function feedWorld(t: ExecutionContext) {
   const env = await envFor(t, { TRUST_SIGNING_KEY: rsaKey(0), PG_POOL_SIZE: '12', RATE_EXPORT_BASIC: '100000' });
   const operator = await setupOperator(env);
-  const partner = await env.request.post('/api/trust/partner-keys').set('Authorization', `Bearer ${operator.token}`).send({ name: 'mirror' });
+  const partner = await env.request
+    .post('/api/trust/partner-keys')
+    .set('Authorization', `Bearer ${operator.token}`)
+    .send({ name: 'mirror' });
   const accounts = await Promise.all([1, 2, 3].map(async (n) => (await insertAccount(env.deps.db, `community ${n}`)).id));
   const server = createServer(createApp(env.deps).callback()).listen(0, '127.0.0.1');
   t.teardown(() => server.close());
@@ -60,10 +84,21 @@ async function feedWorld(t: ExecutionContext) {
 }
 
 const activeEntry = async (tx: DbClient, accountId: string, at: string) => {
-  const entry = await insertSubmission(tx, {
-    platformId: `765611982${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, accountId, submittedBy: randomUUID(), banId: null,
-    category: 'cheating', reason: 'held open', evidence: [], note: 'private', expiresAt: null,
-  }, at);
+  const entry = await insertSubmission(
+    tx,
+    {
+      platformId: `765611982${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+      accountId,
+      submittedBy: randomUUID(),
+      banId: null,
+      category: 'cheating',
+      reason: 'held open',
+      evidence: [],
+      note: 'private',
+      expiresAt: null,
+    },
+    at,
+  );
   await transitionEntry(tx, entry!.id, ['pending'], 'active', at);
   return entry!.id;
 };
@@ -92,12 +127,16 @@ test('the mirror equals the pool after concurrent writers, round after round', a
     // the writers however fast a loaded machine runs one or the other.
     let firstSyncDone!: () => void;
     const firstSync = new Promise<void>((resolve) => (firstSyncDone = resolve));
-    const work = Promise.all(Array.from({ length: writers }, async () => {
-      for (let i = 0; i < opsPerWriter; i++) {
-        if (i === opsPerWriter - 1) await firstSync;
-        await inTransaction(env.deps.db, (tx) => writeOnce(tx, accounts, at)).catch(() => undefined);
-      }
-    })).finally(() => { writing = false; });
+    const work = Promise.all(
+      Array.from({ length: writers }, async () => {
+        for (let i = 0; i < opsPerWriter; i++) {
+          if (i === opsPerWriter - 1) await firstSync;
+          await inTransaction(env.deps.db, (tx) => writeOnce(tx, accounts, at)).catch(() => undefined);
+        }
+      }),
+    ).finally(() => {
+      writing = false;
+    });
     let syncs = 0;
     while (writing) {
       await syncMirror(mirror, options);

@@ -34,12 +34,24 @@ async function seenPlayer(env: Awaited<ReturnType<typeof envFor>>) {
 test('every identifier kind finds the player; the body matches the TrustScore schema', async (t) => {
   const env = await envFor(t);
   await seenPlayer(env);
-  const { rows } = await env.deps.db.query<{ serviceId: string }>('SELECT service_id AS "serviceId" FROM players WHERE platform_id = $1', [steam64]);
+  const { rows } = await env.deps.db.query<{ serviceId: string }>('SELECT service_id AS "serviceId" FROM players WHERE platform_id = $1', [
+    steam64,
+  ]);
   const serviceId = rows[0]!.serviceId;
   await linkChatUser(env.deps.db, snowflake, steam64, new Date(t0).toISOString());
   const offset = BigInt(steam64) - 76561197960265728n;
-  const forms = [steam64, `STEAM_0:${offset % 2n}:${offset / 2n}`, `STEAM_1:${offset % 2n}:${offset / 2n}`, serviceId, serviceId.toUpperCase(),
-    dayzIdOf(steam64), battleyeGuidOf(steam64), battleyeGuidOf(steam64).toUpperCase(), `discord:${snowflake}`, snowflake];
+  const forms = [
+    steam64,
+    `STEAM_0:${offset % 2n}:${offset / 2n}`,
+    `STEAM_1:${offset % 2n}:${offset / 2n}`,
+    serviceId,
+    serviceId.toUpperCase(),
+    dayzIdOf(steam64),
+    battleyeGuidOf(steam64),
+    battleyeGuidOf(steam64).toUpperCase(),
+    `discord:${snowflake}`,
+    snowflake,
+  ];
   for (const form of forms) {
     const res = await env.request.get(`/api/v1/trust/${encodeURIComponent(form)}`);
     t.is(res.status, 200, form);
@@ -53,7 +65,18 @@ test('every identifier kind finds the player; the body matches the TrustScore sc
   t.is(body.signals.kills, 1);
   t.is(body.signals.serversSeen, 1);
   t.is(body.computedAt, new Date(t0).toISOString());
-  t.deepEqual(Object.keys(body.signals), ['bansActive', 'submissionsPending', 'overturns', 'playMinutes', 'serversSeen', 'kills', 'headshotRatio', 'accuracy', 'meanKillDistance', 'communities']);
+  t.deepEqual(Object.keys(body.signals), [
+    'bansActive',
+    'submissionsPending',
+    'overturns',
+    'playMinutes',
+    'serversSeen',
+    'kills',
+    'headshotRatio',
+    'accuracy',
+    'meanKillDistance',
+    'communities',
+  ]);
   t.deepEqual(body.signals.communities, [{ voice: null, playMinutes: 0, kills: 1, headshotRatio: 0, accuracy: null }]);
 });
 
@@ -73,13 +96,29 @@ test('the legacy form is read both ways on a known pair', async (t) => {
 
 test('malformed identifiers are 400s with a clear message; unknown players 404 NOT_FOUND', async (t) => {
   const env = await envFor(t);
-  for (const bad of ['hello', '123', 'STEAM_0:2:1', 'discord:abc', 'discord:18446744073709551616', '%C3%A9', 'x'.repeat(101), '1'.repeat(21)]) {
+  for (const bad of [
+    'hello',
+    '123',
+    'STEAM_0:2:1',
+    'discord:abc',
+    'discord:18446744073709551616',
+    '%C3%A9',
+    'x'.repeat(101),
+    '1'.repeat(21),
+  ]) {
     const res = await env.request.get(`/api/v1/trust/${bad}`);
     assertError(t, res, 400, 'BAD_REQUEST', bad);
     t.regex(res.body.message, /identifier/);
   }
   // discord: forces the chat kind, digits in the Steam64 range too: unlinked, 404 rather than 400.
-  for (const unknown of ['76561198999999999', 'STEAM_0:1:999', '00000000-0000-4000-8000-000000000000', `discord:${snowflake}`, 'discord:76561198000000007', dayzIdOf('76561198999999999')]) {
+  for (const unknown of [
+    '76561198999999999',
+    'STEAM_0:1:999',
+    '00000000-0000-4000-8000-000000000000',
+    `discord:${snowflake}`,
+    'discord:76561198000000007',
+    dayzIdOf('76561198999999999'),
+  ]) {
     assertError(t, await env.request.get(`/api/v1/trust/${encodeURIComponent(unknown)}`), 404, 'NOT_FOUND', unknown);
   }
 });
@@ -121,7 +160,11 @@ test('the score is cached until its pool evidence changes; play reaches it once 
   t.true(fresh.body.signals.playMinutes >= 6000);
   t.not(fresh.body.computedAt, first.body.computedAt);
   t.is((await ingest(env, server, [ev.kill(t0 - 1000, 7, 9)])).status, 200);
-  t.deepEqual((await env.request.get(`/api/v1/trust/${steam64}`)).body, fresh.body, 'a batch keeps a score computed less than a minute ago');
+  t.deepEqual(
+    (await env.request.get(`/api/v1/trust/${steam64}`)).body,
+    fresh.body,
+    'a batch keeps a score computed less than a minute ago',
+  );
   // The score's age is Redis's time since it was stored: aged here instead of waited for.
   const age = (ms: number) => env.deps.redis.zadd(trustScoreKeys(steam64).held, Date.now() - ms, steam64);
   await age(58_000);
@@ -165,7 +208,10 @@ test('invalidating a batch of players drops every one of their cached scores, wh
   await invalidateTrustScores(env.deps, [...ids, ...ids.slice(0, 10)]);
   for (const [i, id] of ids.entries()) {
     t.is(await cachedScore(env.deps.redis, id, t0), undefined, id);
-    t.false(await storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000), `${id}: a score computed before the drop cannot be stored`);
+    t.false(
+      await storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000),
+      `${id}: a score computed before the drop cannot be stored`,
+    );
   }
   const after = (await beginScore(env.deps.redis, ids[0]!, t0)).token;
   t.true(await storeScore(env.deps.redis, ids[0]!, after, score, t0, 60_000), 'a computation begun after the drop is stored');
@@ -195,7 +241,7 @@ test('a drop is broadcast to the other processes only when Redis held a score of
   t.is(await cachedScore(env.deps.redis, cached!, t0), undefined);
 });
 
-test('a bucket\'s held set names its players with when their scores were stored, for a score\'s longest life', async (t) => {
+test("a bucket's held set names its players with when their scores were stored, for a score's longest life", async (t) => {
   const env = await envFor(t);
   const bucketOf = (id: string) => trustScoreKeys(id).held;
   const candidates = Array.from({ length: 200 }, (_, i) => player(7000 + i).platformId);
@@ -206,7 +252,10 @@ test('a bucket\'s held set names its players with when their scores were stored,
   t.true(await storeScore(env.deps.redis, first!, (await beginScore(env.deps.redis, first!, t0)).token, score, t0, 60_000));
   t.true(await storeScore(env.deps.redis, second!, (await beginScore(env.deps.redis, second!, t0)).token, score, t0, 5_000));
   const stored = (await env.deps.redis.zmscore(held, first!, second!)).map(Number);
-  t.true(stored.every((at) => at >= before - 1000 && at <= Date.now() + 1000), 'both held, with the time their score was stored');
+  t.true(
+    stored.every((at) => at >= before - 1000 && at <= Date.now() + 1000),
+    'both held, with the time their score was stored',
+  );
   const ttl = await env.deps.redis.pttl(held);
   t.true(ttl > 9 * 60_000 && ttl <= 10 * 60_000, `the set lives a score's longest life (${ttl} ms)`);
   // An entry older than that leaves the set at the next store.
@@ -223,13 +272,23 @@ test('a bucket holding more players than one call carries is dropped whole, over
   const ids = candidates.filter((id) => bucketOf(id) === bucketOf(candidates[0]!)).slice(0, 600);
   t.is(ids.length, 600);
   const score = { proof: '', body: Buffer.from('{}') };
-  await Promise.all(ids.map(async (id) => storeScore(env.deps.redis, id, (await beginScore(env.deps.redis, id, t0)).token, score, t0, 60_000)));
+  await Promise.all(
+    ids.map(async (id) => storeScore(env.deps.redis, id, (await beginScore(env.deps.redis, id, t0)).token, score, t0, 60_000)),
+  );
   const computing = await Promise.all(ids.map(async (id) => (await beginScore(env.deps.redis, id, t0)).token));
   await invalidateTrustScores(env.deps, ids);
   const left = await Promise.all(ids.map((id) => cachedScore(env.deps.redis, id, t0)));
-  t.deepEqual(ids.filter((_, i) => left[i] !== undefined), [], 'no score is left');
+  t.deepEqual(
+    ids.filter((_, i) => left[i] !== undefined),
+    [],
+    'no score is left',
+  );
   const stored = await Promise.all(ids.map((id, i) => storeScore(env.deps.redis, id, computing[i]!, score, t0, 60_000)));
-  t.deepEqual(ids.filter((_, i) => stored[i]), [], 'no computation begun before the drop can store its score');
+  t.deepEqual(
+    ids.filter((_, i) => stored[i]),
+    [],
+    'no computation begun before the drop can store its score',
+  );
 });
 
 test('a computation under way is not registered over: a second one waits for it; 10 s later one takes over from a process that died', async (t) => {
@@ -259,7 +318,10 @@ test('an approved entry past its expiry weighs less, without waiting for a sweep
   t.is(lapsed.body.signals.bansActive, 0, 'the cached score did not outlive the expiry');
   t.true(lapsed.body.score > active.body.score, 'a ban served weighs half an active one');
   t.like(lapsed.body.signals.communities[0].voice, { status: 'expired', endedDaysAgo: 0.04 });
-  t.true(lapsed.body.reasons.some((r: string) => /^Banned for .* by 1 community \(0 days\), ended 0 days ago: -\d+$/.test(r)), lapsed.body.reasons.join(' | '));
+  t.true(
+    lapsed.body.reasons.some((r: string) => /^Banned for .* by 1 community \(0 days\), ended 0 days ago: -\d+$/.test(r)),
+    lapsed.body.reasons.join(' | '),
+  );
   env.clock.advance(400 * 24 * 3600_000);
   await invalidateTrustScores(env.deps, [steam64]);
   const faded = await env.request.get(`/api/v1/trust/${steam64}`);
@@ -278,17 +340,32 @@ test('proofs verify with the discovery JWKS alone; tampered, foreign-key and ses
   t.is(discovery.body.signing.algorithm, 'RS256');
   t.is(discovery.body.signing.jwks.keys.length, 2, 'both keys of the rotation are published');
   const jwks = createLocalJWKSet(discovery.body.signing.jwks as JSONWebKeySet);
-  const options = { algorithms: ['RS256'], issuer: 'gameservice-trust', audience: lookupProofAudience, typ: lookupProofType, currentDate: new Date(t0) };
+  const options = {
+    algorithms: ['RS256'],
+    issuer: 'gameservice-trust',
+    audience: lookupProofAudience,
+    typ: lookupProofType,
+    currentDate: new Date(t0),
+  };
   const { payload, protectedHeader } = await jwtVerify(res.body.proof, jwks, options);
   t.is(protectedHeader.kid, discovery.body.signing.jwks.keys[0].kid, 'the first configured key signs');
-  t.like(payload, { platformId: steam64, serviceId: res.body.serviceId, score: res.body.score, band: res.body.band, confidence: res.body.confidence, computedAt: res.body.computedAt });
+  t.like(payload, {
+    platformId: steam64,
+    serviceId: res.body.serviceId,
+    score: res.body.score,
+    band: res.body.band,
+    confidence: res.body.confidence,
+    computedAt: res.body.computedAt,
+  });
 
   const [h, p, s] = (res.body.proof as string).split('.');
   const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
   const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, score: 100 })).toString('base64url')}.${s}`;
   await t.throwsAsync(jwtVerify(tampered, jwks, options));
   const { createPrivateKey } = await import('node:crypto');
-  const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: protectedHeader.kid, typ: lookupProofType }).sign(createPrivateKey(rsaKey(2)));
+  const foreign = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: protectedHeader.kid, typ: lookupProofType })
+    .sign(createPrivateKey(rsaKey(2)));
   await t.throwsAsync(jwtVerify(foreign, jwks, options));
   t.is(decodeProtectedHeader(owner.token).alg, 'HS256');
   await t.throwsAsync(jwtVerify(owner.token, jwks, options), undefined, 'a session JWT is no proof');
@@ -301,8 +378,18 @@ test('a withdrawn signing key signs nothing more: its cached proofs are not serv
   t.truthy(cached.proof);
   // The same stores, restarted with other keys (another configuration: nothing cached in process).
   const restarted = async (keys: string[]) => {
-    const deps = createDeps(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: env.deps.config.databaseUrl, DATABASE_SCHEMA: env.deps.config.databaseSchema,
-      REDIS_PREFIX: env.deps.config.redisPrefix, RATE_TRUST_LOOKUP: '1000', ...(keys.length > 0 ? { TRUST_SIGNING_KEY: keys.join('\n') } : {}) }), { clock: env.clock, log: env.deps.log });
+    const deps = createDeps(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: env.deps.config.databaseUrl,
+        DATABASE_SCHEMA: env.deps.config.databaseSchema,
+        REDIS_PREFIX: env.deps.config.redisPrefix,
+        RATE_TRUST_LOOKUP: '1000',
+        ...(keys.length > 0 ? { TRUST_SIGNING_KEY: keys.join('\n') } : {}),
+      }),
+      { clock: env.clock, log: env.deps.log },
+    );
     await connectDeps(deps);
     t.teardown(() => closeDeps(deps));
     return (await supertest(createApp(deps).callback()).get(`/api/v1/trust/${steam64}`)).body;
@@ -322,7 +409,12 @@ test('without a signing key the discovery document has no signing section', asyn
   t.is(res.status, 200);
   assertSchema(t, 'trust-discovery.json', res.body);
   t.false('signing' in res.body);
-  t.deepEqual(res.body.bands, { trusted: { min: 75, max: 100 }, neutral: { min: 50, max: 74 }, watch: { min: 25, max: 49 }, high_risk: { min: 0, max: 24 } });
+  t.deepEqual(res.body.bands, {
+    trusted: { min: 75, max: 100 },
+    neutral: { min: 50, max: 74 },
+    watch: { min: 25, max: 49 },
+    high_risk: { min: 0, max: 24 },
+  });
   t.deepEqual(res.body.reasonCategories, ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other']);
   t.is(res.body.scoreSchema.title, 'TrustScore');
 });
@@ -330,7 +422,14 @@ test('without a signing key the discovery document has no signing section', asyn
 test('a bad signing key stops the start with a clear message', (t) => {
   const bad = (env: Record<string, string>) => t.throws(() => loadConfig(env), { instanceOf: ConfigError });
   t.regex(bad({ TRUST_SIGNING_KEY: 'not a key' }).message, /TRUST_SIGNING_KEY: no PEM block/);
-  t.regex(bad({ TRUST_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }).message, /TRUST_SIGNING_KEY: not a readable PEM private key/);
+  t.regex(
+    bad({ TRUST_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }).message,
+    /TRUST_SIGNING_KEY: not a readable PEM private key/,
+  );
   t.regex(bad({ TRUST_SIGNING_KEY_FILE: '/nonexistent/key.pem' }).message, /cannot read \/nonexistent\/key.pem/);
-  t.deepEqual(loadConfig({ TRUST_SIGNING_KEY: rsaKey(0).replaceAll('\n', '\\n') }).trustSigningKeys, [rsaKey(0).trim()], 'a one-line key with \\n is read');
+  t.deepEqual(
+    loadConfig({ TRUST_SIGNING_KEY: rsaKey(0).replaceAll('\n', '\\n') }).trustSigningKeys,
+    [rsaKey(0).trim()],
+    'a one-line key with \\n is read',
+  );
 });

@@ -16,12 +16,19 @@ test('no trust answer carries a submitter, a user or a note, in bodies, headers 
   await decide(env, operator, entry.id as string, 'approve');
   await submit(env, moderator, { platformId: '76561198000000778', category: 'griefing' });
   const secrets = [moderator.userId, moderator.username, operator.userId, operator.username, moderator.accountId];
-  const check = (what: string, ...parts: unknown[]) => assertNoSubmitter(t, parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n'), secrets, what);
+  const check = (what: string, ...parts: unknown[]) =>
+    assertNoSubmitter(t, parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n'), secrets, what);
 
   const lookup = await env.request.get(`/api/v1/trust/${player}`);
   t.is(lookup.status, 200);
   t.is(lookup.body.signals.bansActive, 1);
-  check('lookup', lookup.body, lookup.headers, decodeJwt(lookup.body.proof as string), decodeJwt(lookup.headers['x-service-trust-proof'] as string));
+  check(
+    'lookup',
+    lookup.body,
+    lookup.headers,
+    decodeJwt(lookup.body.proof as string),
+    decodeJwt(lookup.headers['x-service-trust-proof'] as string),
+  );
 
   const partner = await api(t, env, operator, 'post', '/api/trust/partner-keys', { name: 'mirror', tier: 'premium' });
   await feedSettled(env);
@@ -33,7 +40,9 @@ test('no trust answer carries a submitter, a user or a note, in bodies, headers 
   const discovery = await env.request.get('/.well-known/service-trust.json');
   check('discovery', discovery.body, discovery.headers);
 
-  const chat = await env.request.post('/api/chat/action').send({ action: 'trust.lookup', chatUserId: '175928847299117063', params: { identifier: player } });
+  const chat = await env.request
+    .post('/api/chat/action')
+    .send({ action: 'trust.lookup', chatUserId: '175928847299117063', params: { identifier: player } });
   t.is(chat.status, 200, JSON.stringify(chat.body));
   check('chat trust.lookup', chat.body);
 

@@ -50,17 +50,29 @@ test('a submission is pending until a network moderator approves it; the score c
   score = await lookup(env);
   t.is(score.body.signals.bansActive, 1);
   t.is(score.body.signals.overturns, 1);
-  assertNoSubmitter(t, JSON.stringify(score.body) + JSON.stringify(score.headers), [a.accountId, b.accountId, a.userId, b.userId, a.username], 'lookup');
+  assertNoSubmitter(
+    t,
+    JSON.stringify(score.body) + JSON.stringify(score.headers),
+    [a.accountId, b.accountId, a.userId, b.userId, a.username],
+    'lookup',
+  );
 
   const list = await api(t, env, operator, 'get', '/api/trust/submissions');
   t.is(list.body.submissions.length, 3);
   const own = await api(t, env, b, 'get', '/api/trust/submissions');
-  t.deepEqual(own.body.submissions.map((s: { id: string }) => s.id), [second.id], 'a community sees only its own submissions');
+  t.deepEqual(
+    own.body.submissions.map((s: { id: string }) => s.id),
+    [second.id],
+    'a community sees only its own submissions',
+  );
   const pending = await api(t, env, operator, 'get', '/api/trust/submissions?status=pending');
   t.is(pending.body.submissions.length, 0);
 
   const audit = await env.deps.db.query<{ action: string }>("SELECT action FROM audit_log WHERE action LIKE 'trust.%' ORDER BY id");
-  t.deepEqual(audit.rows.map((r) => r.action), ['trust.submit', 'trust.approve', 'trust.submit', 'trust.approve', 'trust.submit', 'trust.approve', 'trust.overturn']);
+  t.deepEqual(
+    audit.rows.map((r) => r.action),
+    ['trust.submit', 'trust.approve', 'trust.submit', 'trust.approve', 'trust.submit', 'trust.approve', 'trust.overturn'],
+  );
   const details = await env.deps.db.query<{ details: unknown }>("SELECT details FROM audit_log WHERE action LIKE 'trust.%'");
   t.false(JSON.stringify(details.rows).includes('PRIVATE-NOTE'), 'the audit keeps no note');
 });
@@ -77,7 +89,12 @@ test('moderation states: reject, approve twice, overturn a pending entry, unknow
   assertError(t, await api(t, env, operator, 'post', `/api/trust/entries/${pending.id}/overturn`), 409, 'CONFLICT');
   await decide(env, operator, String(pending.id), 'approve');
   assertError(t, await api(t, env, operator, 'post', `/api/trust/submissions/${pending.id}/approve`), 409, 'CONFLICT');
-  assertError(t, await api(t, env, operator, 'post', '/api/trust/submissions/00000000-0000-4000-8000-000000000000/approve'), 404, 'NOT_FOUND');
+  assertError(
+    t,
+    await api(t, env, operator, 'post', '/api/trust/submissions/00000000-0000-4000-8000-000000000000/approve'),
+    404,
+    'NOT_FOUND',
+  );
   assertError(t, await api(t, env, operator, 'post', '/api/trust/submissions/not-a-uuid/approve'), 404, 'NOT_FOUND');
   const upper = await submit(env, community, { platformId: cheater });
   t.is((await api(t, env, operator, 'post', `/api/trust/submissions/${String(upper.id).toUpperCase()}/approve`)).status, 200);
@@ -89,7 +106,12 @@ test('permissions: viewers cannot submit, community owners cannot moderate, anon
   const viewer = await userWithRole(env, 'viewer');
   const owner = await userWithRole(env, 'owner');
   const community = await userWithRole(env, 'moderator');
-  assertError(t, await api(t, env, viewer, 'post', '/api/trust/submissions', { platformId: cheater, category: 'cheating', reason: 'x' }), 403, 'FORBIDDEN');
+  assertError(
+    t,
+    await api(t, env, viewer, 'post', '/api/trust/submissions', { platformId: cheater, category: 'cheating', reason: 'x' }),
+    403,
+    'FORBIDDEN',
+  );
   assertError(t, await api(t, env, viewer, 'get', '/api/trust/submissions'), 403, 'FORBIDDEN');
   const entry = await submit(env, community, { platformId: cheater });
   assertError(t, await api(t, env, owner, 'post', `/api/trust/submissions/${entry.id}/approve`), 403, 'FORBIDDEN');
@@ -111,7 +133,8 @@ test('bad submissions are 400s: category outside the list, both or neither of pl
     ['past expiry', { platformId: cheater, category: 'cheating', reason: 'x', expiresAt: '2020-01-01T00:00:00Z' }],
     ['unknown field', { platformId: cheater, category: 'cheating', reason: 'x', submitter: 'me' }],
   ];
-  for (const [what, body] of cases) assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body), 400, 'BAD_REQUEST', what);
+  for (const [what, body] of cases)
+    assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body), 400, 'BAD_REQUEST', what);
 });
 
 test('a ban copied from the pool or another community cannot be submitted back; an own ban can, once', async (t) => {
@@ -122,13 +145,29 @@ test('a ban copied from the pool or another community cannot be submitted back; 
   const imported = await insertBan(env.deps.db, community.accountId, { platformId: cheater, source: 'import' });
   const fromPool = await insertBan(env.deps.db, community.accountId, { platformId: '76561198000000102', source: 'cloud' });
   const foreign = await insertBan(env.deps.db, other.id, { platformId: cheater, source: 'manual' });
-  const own = await insertBan(env.deps.db, community.accountId, { platformId: '76561198000000103', source: 'manual', expiresAt: '2027-01-01T00:00:00.000Z' });
+  const own = await insertBan(env.deps.db, community.accountId, {
+    platformId: '76561198000000103',
+    source: 'manual',
+    expiresAt: '2027-01-01T00:00:00.000Z',
+  });
   const body = (banId: string) => ({ banId, category: 'cheating', reason: 'seen' });
   assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body(imported)), 409, 'CONFLICT', 'imported');
   assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body(fromPool)), 409, 'CONFLICT', 'from the pool');
-  assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body(foreign)), 404, 'NOT_FOUND', "another community's ban");
+  assertError(
+    t,
+    await api(t, env, community, 'post', '/api/trust/submissions', body(foreign)),
+    404,
+    'NOT_FOUND',
+    "another community's ban",
+  );
   // From scratch, a player the community only holds a copied ban of is no evidence of its own either.
-  assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', { platformId: cheater, category: 'cheating', reason: 'x' }), 409, 'CONFLICT', 'copy from scratch');
+  assertError(
+    t,
+    await api(t, env, community, 'post', '/api/trust/submissions', { platformId: cheater, category: 'cheating', reason: 'x' }),
+    409,
+    'CONFLICT',
+    'copy from scratch',
+  );
   const entry = await api(t, env, community, 'post', '/api/trust/submissions', body(own));
   t.is(entry.status, 201);
   t.is(entry.body.platformId, '76561198000000103');

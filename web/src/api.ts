@@ -44,7 +44,10 @@ export function waitInWords(seconds: number): string {
 }
 
 const sentence = (text: string) => {
-  const t = text.trim().replace(/^body /, '').replace(/^query parameter /, '');
+  const t = text
+    .trim()
+    .replace(/^body /, '')
+    .replace(/^query parameter /, '');
   if (!t) return '';
   const s = t[0]!.toUpperCase() + t.slice(1);
   return /[.!?]$/.test(s) ? s : `${s}.`;
@@ -76,7 +79,9 @@ export function describeFailure(status: number, body: ErrorBody, retryAfterHeade
         return 'Your role does not allow this. Ask an owner of your community.';
       case 'RATE_LIMITED': {
         const wait = retryAfter !== undefined ? ` Try again in ${waitInWords(retryAfter)}.` : ' Wait a little and try again.';
-        return /sign-ins/.test(message) ? `Too many failed sign-ins for this username from your address.${wait}` : `Too many requests from your address.${wait}`;
+        return /sign-ins/.test(message)
+          ? `Too many failed sign-ins for this username from your address.${wait}`
+          : `Too many requests from your address.${wait}`;
       }
       case 'REBUILDING':
         return `These statistics are being rebuilt right now. Try again in ${waitInWords(retryAfter ?? 5)}.`;
@@ -85,7 +90,8 @@ export function describeFailure(status: number, body: ErrorBody, retryAfterHeade
       case 'DATA_API_DISABLED':
         return 'The operator has turned the Data API off on this service.';
       default:
-        if (status >= 500) return `Something went wrong on the service. Try again; if it keeps failing, give the operator this request id: ${requestId || 'none'}.`;
+        if (status >= 500)
+          return `Something went wrong on the service. Try again; if it keeps failing, give the operator this request id: ${requestId || 'none'}.`;
         return sentence(message) || `The service refused the request (status ${status}).`;
     }
   })();

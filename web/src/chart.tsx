@@ -67,32 +67,74 @@ export function MetricsChart({ samples, fromMs, toMs }: { samples: MetricsSample
 
   const players = points.flatMap((p) => (p.players === null ? [] : [p.players]));
   const fps = points.flatMap((p) => (p.fps === null ? [] : [p.fps]));
-  const summary = samples.length === 0
-    ? 'No status samples in this time range.'
-    : `${samples.length} samples. ${players.length ? `Players between ${Math.min(...players)} and ${Math.max(...players)}` : 'No player counts'}` +
-      (fps.length ? `; fps between ${Math.min(...fps).toFixed(1)} and ${Math.max(...fps).toFixed(1)}.` : '; no fps reported.');
+  const summary =
+    samples.length === 0
+      ? 'No status samples in this time range.'
+      : `${samples.length} samples. ${players.length ? `Players between ${Math.min(...players)} and ${Math.max(...players)}` : 'No player counts'}` +
+        (fps.length ? `; fps between ${Math.min(...fps).toFixed(1)} and ${Math.max(...fps).toFixed(1)}.` : '; no fps reported.');
 
   return (
     <figure class="chart" ref={box}>
       <div class="legend" aria-hidden="true">
-        <span><span class="swatch players" />Players (left scale)</span>
-        <span><span class="swatch fps" />FPS (right scale)</span>
+        <span>
+          <span class="swatch players" />
+          Players (left scale)
+        </span>
+        <span>
+          <span class="swatch fps" />
+          FPS (right scale)
+        </span>
       </div>
       <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
-        <title id={`${id}-title`}>Players and fps from {formatDateTime(new Date(fromMs).toISOString())} to {formatDateTime(new Date(toMs).toISOString())}</title>
+        <title id={`${id}-title`}>
+          Players and fps from {formatDateTime(new Date(fromMs).toISOString())} to {formatDateTime(new Date(toMs).toISOString())}
+        </title>
         <desc id={`${id}-desc`}>{summary}</desc>
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line x1={margin.left} x2={width - margin.right} y1={margin.top + plotH * (1 - f)} y2={margin.top + plotH * (1 - f)} stroke="#d5d8de" />
-            <text x={margin.left - 6} y={margin.top + plotH * (1 - f) + 4} text-anchor="end" font-size="12" fill="#3d3d45">{Math.round(playersMax * f)}</text>
-            <text x={width - margin.right + 6} y={margin.top + plotH * (1 - f) + 4} font-size="12" fill="#3d3d45">{Math.round(fpsMax * f)}</text>
+            <line
+              x1={margin.left}
+              x2={width - margin.right}
+              y1={margin.top + plotH * (1 - f)}
+              y2={margin.top + plotH * (1 - f)}
+              stroke="#d5d8de"
+            />
+            <text x={margin.left - 6} y={margin.top + plotH * (1 - f) + 4} text-anchor="end" font-size="12" fill="#3d3d45">
+              {Math.round(playersMax * f)}
+            </text>
+            <text x={width - margin.right + 6} y={margin.top + plotH * (1 - f) + 4} font-size="12" fill="#3d3d45">
+              {Math.round(fpsMax * f)}
+            </text>
           </g>
         ))}
         {ticks.map((t) => (
-          <text key={t} x={x(t)} y={height - 8} text-anchor="middle" font-size="12" fill="#3d3d45">{formatTime(t)}</text>
+          <text key={t} x={x(t)} y={height - 8} text-anchor="middle" font-size="12" fill="#3d3d45">
+            {formatTime(t)}
+          </text>
         ))}
-        <path d={linePath(points.map((p) => ({ t: p.t, v: p.fps })), x, yFps, maxGapMs)} fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="6 4" />
-        <path d={linePath(points.map((p) => ({ t: p.t, v: p.players })), x, yPlayers, maxGapMs)} fill="none" stroke="#0b57d0" stroke-width="2.5" />
+        <path
+          d={linePath(
+            points.map((p) => ({ t: p.t, v: p.fps })),
+            x,
+            yFps,
+            maxGapMs,
+          )}
+          fill="none"
+          stroke="#b3261e"
+          stroke-width="2"
+          stroke-dasharray="6 4"
+        />
+        <path
+          d={linePath(
+            points.map((p) => ({ t: p.t, v: p.players })),
+            x,
+            yPlayers,
+            maxGapMs,
+          )}
+          fill="none"
+          stroke="#0b57d0"
+          stroke-width="2.5"
+        />
       </svg>
       <figcaption class="muted">{summary}</figcaption>
     </figure>

@@ -34,9 +34,21 @@ export function requesterInWords(by: ServerCommand['requestedBy']): string {
   return by.type === 'chat' ? `${name} (chat)` : name;
 }
 
-export const statusWords: Record<CommandStatus, string> = { pending: 'Pending', sent: 'Sent', done: 'Done', failed: 'Failed', expired: 'Expired' };
+export const statusWords: Record<CommandStatus, string> = {
+  pending: 'Pending',
+  sent: 'Sent',
+  done: 'Done',
+  failed: 'Failed',
+  expired: 'Expired',
+};
 /** Waiting is neutral, in the agent's hands needs watching, and a command that did not happen is bad news. */
-export const statusTone: Record<CommandStatus, 'ok' | 'off' | 'warn' | 'bad'> = { pending: 'off', sent: 'warn', done: 'ok', failed: 'bad', expired: 'bad' };
+export const statusTone: Record<CommandStatus, 'ok' | 'off' | 'warn' | 'bad'> = {
+  pending: 'off',
+  sent: 'warn',
+  done: 'ok',
+  failed: 'bad',
+  expired: 'bad',
+};
 
 /** A command not finished yet: the history keeps refreshing while one is shown. */
 export const isOpen = (c: ServerCommand) => c.status === 'pending' || c.status === 'sent';

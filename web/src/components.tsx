@@ -9,7 +9,11 @@ import { formatDateTime, relative } from './format.ts';
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
-  return <h1 ref={ref} tabIndex={-1}>{children}</h1>;
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
 }
 
 interface InputProps {
@@ -36,36 +40,85 @@ export function TextField(p: InputProps) {
   const id = useId();
   const hintId = p.hint ? `${id}-hint` : undefined;
   const common = {
-    id, name: p.name, value: p.value, required: p.required, placeholder: p.placeholder, 'aria-describedby': hintId,
+    id,
+    name: p.name,
+    value: p.value,
+    required: p.required,
+    placeholder: p.placeholder,
+    'aria-describedby': hintId,
     onInput: (e: JSX.TargetedEvent<HTMLInputElement | HTMLTextAreaElement>) => p.onInput(e.currentTarget.value),
   };
   return (
     <div class="field">
       <label for={id}>{p.label}</label>
-      {p.multiline
-        ? <textarea {...common} maxLength={p.maxLength} />
-        : <input {...common} type={p.type ?? 'text'} list={p.list} pattern={p.pattern} autoComplete={p.autoComplete} minLength={p.minLength} maxLength={p.maxLength} min={p.min} max={p.max} />}
-      {p.hint && <span class="hint" id={hintId}>{p.hint}</span>}
+      {p.multiline ? (
+        <textarea {...common} maxLength={p.maxLength} />
+      ) : (
+        <input
+          {...common}
+          type={p.type ?? 'text'}
+          list={p.list}
+          pattern={p.pattern}
+          autoComplete={p.autoComplete}
+          minLength={p.minLength}
+          maxLength={p.maxLength}
+          min={p.min}
+          max={p.max}
+        />
+      )}
+      {p.hint && (
+        <span class="hint" id={hintId}>
+          {p.hint}
+        </span>
+      )}
     </div>
   );
 }
 
-export function SelectField({ label, value, onChange, options, hint }: {
-  label: string; value: string; onChange: (value: string) => void; options: [string, string][]; hint?: string;
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+  hint,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: [string, string][];
+  hint?: string;
 }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select id={id} value={value} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange(e.currentTarget.value)}>
-        {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
       </select>
-      {hint && <span class="hint" id={`${id}-hint`}>{hint}</span>}
+      {hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
     </div>
   );
 }
 
-export function Choices({ legend, value, onChange, options }: { legend: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+export function Choices({
+  legend,
+  value,
+  onChange,
+  options,
+}: {
+  legend: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: [string, string][];
+}) {
   const name = useId();
   return (
     <fieldset class="field">
@@ -83,16 +136,25 @@ export function Choices({ legend, value, onChange, options }: { legend: string; 
 export class Problem extends Error {}
 
 const messageOf = (error: unknown) =>
-  error instanceof ApiFailure || error instanceof Problem ? error.message
+  error instanceof ApiFailure || error instanceof Problem
+    ? error.message
     : `Something went wrong in this page (${error instanceof Error ? error.message : String(error)}). Reload it and try again.`;
 
 export function ErrorText({ error }: { error: unknown }) {
   if (error === undefined || error === null) return null;
-  return <p class="error" role="alert">{messageOf(error)}</p>;
+  return (
+    <p class="error" role="alert">
+      {messageOf(error)}
+    </p>
+  );
 }
 
 export function Notice({ children }: { children: ComponentChildren }) {
-  return <p class="notice" role="status">{children}</p>;
+  return (
+    <p class="notice" role="status">
+      {children}
+    </p>
+  );
 }
 
 export function Badge({ tone, children }: { tone: 'ok' | 'off' | 'warn' | 'bad'; children: ComponentChildren }) {
@@ -101,7 +163,11 @@ export function Badge({ tone, children }: { tone: 'ok' | 'off' | 'warn' | 'bad';
 
 export function TimeAgo({ iso, never = 'never' }: { iso: string | null; never?: string }) {
   if (!iso) return <span class="muted">{never}</span>;
-  return <time dateTime={iso} title={formatDateTime(iso)}>{relative(iso)}</time>;
+  return (
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {relative(iso)}
+    </time>
+  );
 }
 
 export function DateText({ iso, none = '–' }: { iso: string | null; none?: string }) {
@@ -110,17 +176,45 @@ export function DateText({ iso, none = '–' }: { iso: string | null; none?: str
 }
 
 /** A table that scrolls sideways on a narrow screen; the scroll area is focusable, so keys scroll it. */
-export function Table({ caption, head, children, empty }: { caption: string; head: (string | [string, 'num'])[]; children: ComponentChildren; empty?: string | false }) {
+export function Table({
+  caption,
+  head,
+  children,
+  empty,
+}: {
+  caption: string;
+  head: (string | [string, 'num'])[];
+  children: ComponentChildren;
+  empty?: string | false;
+}) {
   return (
     <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table>
         <caption>{caption}</caption>
         <thead>
-          <tr>{head.map((h) => (Array.isArray(h) ? <th scope="col" class="num" key={h[0]}>{h[0]}</th> : <th scope="col" key={h}>{h}</th>))}</tr>
+          <tr>
+            {head.map((h) =>
+              Array.isArray(h) ? (
+                <th scope="col" class="num" key={h[0]}>
+                  {h[0]}
+                </th>
+              ) : (
+                <th scope="col" key={h}>
+                  {h}
+                </th>
+              ),
+            )}
+          </tr>
         </thead>
         <tbody>
           {children}
-          {empty && <tr><td colSpan={head.length} class="muted">{empty}</td></tr>}
+          {empty && (
+            <tr>
+              <td colSpan={head.length} class="muted">
+                {empty}
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
     </div>
@@ -139,15 +233,27 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   };
   return (
     <span class="actions">
-      <button type="button" onClick={copy}>{label}</button>
+      <button type="button" onClick={copy}>
+        {label}
+      </button>
       <span role="status">{done}</span>
     </span>
   );
 }
 
 /** A secret shown once (API key, ingest token, chat bot secret): the value, a copy button and a warning; `kept` says why it cannot be shown again. */
-export function SecretBox({ title, value, children, onDismiss, kept = 'Only a hash is kept, so it cannot be shown again.' }: {
-  title: string; value: string; children?: ComponentChildren; onDismiss: () => void; kept?: string;
+export function SecretBox({
+  title,
+  value,
+  children,
+  onDismiss,
+  kept = 'Only a hash is kept, so it cannot be shown again.',
+}: {
+  title: string;
+  value: string;
+  children?: ComponentChildren;
+  onDismiss: () => void;
+  kept?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [value]);
@@ -155,43 +261,81 @@ export function SecretBox({ title, value, children, onDismiss, kept = 'Only a ha
     <div class="secret" ref={ref} tabIndex={-1} aria-labelledby="secret-title">
       <h3 id="secret-title">{title}</h3>
       <p>Shown once: copy it now. {kept}</p>
-      <code class="block" data-testid="secret-value">{value}</code>
+      <code class="block" data-testid="secret-value">
+        {value}
+      </code>
       <CopyButton text={value} />
       {children}
-      <p><button type="button" onClick={onDismiss}>I have copied it</button></p>
+      <p>
+        <button type="button" onClick={onDismiss}>
+          I have copied it
+        </button>
+      </p>
     </div>
   );
 }
 
 /** A button that asks once more before doing something that cannot be undone. */
-export function ConfirmButton({ label, confirmLabel, onConfirm, danger = true }: { label: string; confirmLabel: string; onConfirm: () => Promise<unknown> | void; danger?: boolean }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  danger = true,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown> | void;
+  danger?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (asking) yes.current?.focus();
   }, [asking]);
-  if (!asking) return <button type="button" class={danger ? 'danger' : ''} onClick={() => setAsking(true)}>{label}</button>;
+  if (!asking)
+    return (
+      <button type="button" class={danger ? 'danger' : ''} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
   return (
     <span class="actions" role="group" aria-label={confirmLabel}>
       <span>{confirmLabel}</span>
-      <button ref={yes} type="button" class={danger ? 'danger' : 'primary'} disabled={busy} onClick={async () => {
-        setBusy(true);
-        try {
-          await onConfirm();
-        } finally {
-          setBusy(false);
-          setAsking(false);
-        }
-      }}>Yes</button>
-      <button type="button" onClick={() => setAsking(false)}>No</button>
+      <button
+        ref={yes}
+        type="button"
+        class={danger ? 'danger' : 'primary'}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        Yes
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        No
+      </button>
     </span>
   );
 }
 
 /** Loads data for a page; `reload` fetches again (after a change). */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
@@ -229,5 +373,9 @@ export function useAction(): { busy: boolean; error: unknown; run: (work: () => 
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p class="muted" role="status">Loading {what}…</p>;
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  );
 }

@@ -7,14 +7,17 @@ export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 export const formatTime = (ms: number) => timeOnly.format(new Date(ms));
 /** "Sun 15:00": an instant as a clock in another zone (a server's) reads it, 24-hour like the schedule's times. */
 export const formatInZone = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(iso),
+  );
 
 /** "just now", "5 minutes ago", "in 3 days". */
 export function relative(iso: string, nowMs = Date.now()): string {
   const diffS = Math.round((Date.parse(iso) - nowMs) / 1000);
   const abs = Math.abs(diffS);
   if (abs < 45) return diffS <= 0 ? 'just now' : 'in a moment';
-  const [n, unit] = abs < 3600 ? [Math.round(abs / 60), 'minute'] : abs < 86_400 ? [Math.round(abs / 3600), 'hour'] : [Math.round(abs / 86_400), 'day'];
+  const [n, unit] =
+    abs < 3600 ? [Math.round(abs / 60), 'minute'] : abs < 86_400 ? [Math.round(abs / 3600), 'hour'] : [Math.round(abs / 86_400), 'day'];
   const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return diffS < 0 ? `${text} ago` : `in ${text}`;
 }

@@ -5,10 +5,19 @@ import type { Limits } from './types.ts';
 type ApiKeyTier = Limits['apiKeyTiers'][number];
 type PartnerKeyTier = Limits['partnerKeyTiers'][number];
 
-const tierNames: Record<ApiKeyTier['tier'] | PartnerKeyTier['tier'], string> = { standard: 'Standard', partner: 'Partner', basic: 'Basic', premium: 'Premium' };
+const tierNames: Record<ApiKeyTier['tier'] | PartnerKeyTier['tier'], string> = {
+  standard: 'Standard',
+  partner: 'Partner',
+  basic: 'Basic',
+  premium: 'Premium',
+};
 
 /** Select options for the offered tiers: the name alone until the limits have loaded. */
-function tierOptions<T extends ApiKeyTier | PartnerKeyTier>(offered: T['tier'][], tiers: T[] | undefined, words: (t: T) => string): [string, string][] {
+function tierOptions<T extends ApiKeyTier | PartnerKeyTier>(
+  offered: T['tier'][],
+  tiers: T[] | undefined,
+  words: (t: T) => string,
+): [string, string][] {
   return offered.map((name) => {
     const tier = tiers?.find((t) => t.tier === name);
     return [name, tier ? `${tierNames[name]} (${words(tier)})` : tierNames[name]];

@@ -48,7 +48,8 @@ const pages: PageDef[] = [
   { path: '/network/partner-keys', title: 'Partner keys', needs: ['partners.manage'], page: PartnerKeysPage, nav: true },
 ];
 
-type Phase = { kind: 'loading' } | { kind: 'failed'; error: unknown } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'in'; info: SessionInfo };
+type Phase =
+  { kind: 'loading' } | { kind: 'failed'; error: unknown } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'in'; info: SessionInfo };
 
 function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
@@ -83,13 +84,29 @@ function App() {
     };
   }, [phase]);
 
-  if (phase.kind === 'loading') return <main id="main"><Loading what="the dashboard" /></main>;
-  if (phase.kind === 'failed') return <main id="main"><h1>Dashboard</h1><ErrorText error={phase.error} /><button type="button" onClick={load}>Try again</button></main>;
+  if (phase.kind === 'loading')
+    return (
+      <main id="main">
+        <Loading what="the dashboard" />
+      </main>
+    );
+  if (phase.kind === 'failed')
+    return (
+      <main id="main">
+        <h1>Dashboard</h1>
+        <ErrorText error={phase.error} />
+        <button type="button" onClick={load}>
+          Try again
+        </button>
+      </main>
+    );
   if (phase.kind === 'setup') return <SetupPage onDone={load} />;
   if (phase.kind === 'signin') return <SignInPage onDone={load} />;
   return (
     <SessionContext.Provider value={session}>
-      <Layout path={path}><Routed path={path} /></Layout>
+      <Layout path={path}>
+        <Routed path={path} />
+      </Layout>
     </SessionContext.Provider>
   );
 }
@@ -106,12 +123,34 @@ function Routed({ path }: { path: string }) {
   for (const def of pages) {
     const params = match(def.path, path);
     if (!params) continue;
-    if (!def.needs.some(can)) return <main id="main" tabIndex={-1}><h1>{def.title}</h1><p>Your role cannot open this page.</p></main>;
+    if (!def.needs.some(can))
+      return (
+        <main id="main" tabIndex={-1}>
+          <h1>{def.title}</h1>
+          <p>Your role cannot open this page.</p>
+        </main>
+      );
     const Page = def.page;
-    return <main id="main" tabIndex={-1}><Page params={params} key={path} /></main>;
+    return (
+      <main id="main" tabIndex={-1}>
+        <Page params={params} key={path} />
+      </main>
+    );
   }
-  if (['/', '/signin', '/setup', ''].includes(path)) return <main id="main"><Loading what="your first page" /></main>;
-  return <main id="main" tabIndex={-1}><h1>Page not found</h1><p>No page has this address. <Link href="/servers">Go to the servers</Link>.</p></main>;
+  if (['/', '/signin', '/setup', ''].includes(path))
+    return (
+      <main id="main">
+        <Loading what="your first page" />
+      </main>
+    );
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Page not found</h1>
+      <p>
+        No page has this address. <Link href="/servers">Go to the servers</Link>.
+      </p>
+    </main>
+  );
 }
 
 function Layout({ path, children }: { path: string; children: ComponentChildren }) {
@@ -120,18 +159,31 @@ function Layout({ path, children }: { path: string; children: ComponentChildren 
   const currentSection = (p: PageDef) => path === p.path || path.startsWith(`${p.path}/`);
   return (
     <>
-      <a class="skip-link" href="#main">Skip to the page</a>
+      <a class="skip-link" href="#main">
+        Skip to the page
+      </a>
       <header class="topbar">
-        <Link class="brand" href="/servers">Game-server dashboard</Link>
+        <Link class="brand" href="/servers">
+          Game-server dashboard
+        </Link>
         <div class="who">
-          <span><span class="visually-hidden">Signed in as </span><strong>{info.user.username}</strong> ({info.user.role}, {info.account.name})</span>
-          <button type="button" onClick={signOut}>Sign out</button>
+          <span>
+            <span class="visually-hidden">Signed in as </span>
+            <strong>{info.user.username}</strong> ({info.user.role}, {info.account.name})
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
         </div>
       </header>
       <nav class="mainnav" aria-label="Dashboard">
         <ul>
           {listed.map((p) => (
-            <li key={p.path}><Link href={p.path} aria-current={currentSection(p) ? 'page' : undefined}>{p.title}</Link></li>
+            <li key={p.path}>
+              <Link href={p.path} aria-current={currentSection(p) ? 'page' : undefined}>
+                {p.title}
+              </Link>
+            </li>
           ))}
         </ul>
       </nav>

@@ -49,5 +49,9 @@ export function Link({ href, children, ...rest }: LinkProps) {
     e.preventDefault();
     navigate(href);
   };
-  return <a href={href} onClick={onClick} {...rest}>{children}</a>;
+  return (
+    <a href={href} onClick={onClick} {...rest}>
+      {children}
+    </a>
+  );
 }

@@ -34,7 +34,13 @@ export const rconDefaults = {
 };
 
 export type RconTimings = typeof rconDefaults;
-export type RconClientOptions = { host: string; port: number; password: string; log: RconLog; random?: () => number } & Partial<RconTimings>;
+export type RconClientOptions = {
+  host: string;
+  port: number;
+  password: string;
+  log: RconLog;
+  random?: () => number;
+} & Partial<RconTimings>;
 
 export type RconEvents = {
   /** Logged in (again). */
@@ -51,8 +57,18 @@ export type RconStatus = 'idle' | 'logging-in' | 'connected' | 'waiting' | 'refu
 
 export class RconClient {
   readonly counts: RconCounts = {
-    sent: 0, resent: 0, replied: 0, timedOut: 0, stray: 0,
-    logins: 0, refusals: 0, disconnects: 0, messages: 0, repeatedMessages: 0, acks: 0, malformed: 0,
+    sent: 0,
+    resent: 0,
+    replied: 0,
+    timedOut: 0,
+    stray: 0,
+    logins: 0,
+    refusals: 0,
+    disconnects: 0,
+    messages: 0,
+    repeatedMessages: 0,
+    acks: 0,
+    malformed: 0,
   };
   private readonly opts: RconTimings & { host: string; port: number; password: string; log: RconLog; random: () => number };
   private readonly listeners: Listeners<RconEvents>;
@@ -106,7 +122,10 @@ export class RconClient {
   /** Runs a command; resolves with its reply ('' when the server answers nothing). */
   command(text: string): Promise<string> {
     const table = this.state === 'connected' ? this.session?.table : undefined;
-    if (!table) return Promise.reject(new RconUnavailable(this.state === 'closed' ? 'closed' : 'not-logged-in', `RCon is not logged in (${this.state})`));
+    if (!table)
+      return Promise.reject(
+        new RconUnavailable(this.state === 'closed' ? 'closed' : 'not-logged-in', `RCon is not logged in (${this.state})`),
+      );
     return table.submit(text);
   }
 
@@ -126,7 +145,8 @@ export class RconClient {
     this.state = 'logging-in';
     const { opts } = this;
     const session: Session = new Session({
-      ...opts, counts: this.counts,
+      ...opts,
+      counts: this.counts,
       onLoginReply: (ok) => session === this.session && (ok ? this.loggedIn() : this.refused()),
       onMessage: (text) => session === this.session && this.listeners.emit('message', text),
       onLost: (reason) => session === this.session && this.lose(reason),
@@ -150,7 +170,10 @@ export class RconClient {
     this.counts.refusals++;
     if (!this.refusedLogged) {
       this.refusedLogged = true;
-      this.opts.log.warn({ host: this.opts.host, port: this.opts.port, retryMs: this.opts.refusedRetryMs }, 'RCon password refused: check RConPassword in BEServer_x64.cfg');
+      this.opts.log.warn(
+        { host: this.opts.host, port: this.opts.port, retryMs: this.opts.refusedRetryMs },
+        'RCon password refused: check RConPassword in BEServer_x64.cfg',
+      );
     }
     void this.session?.end('not-logged-in', 'password refused');
     this.session = undefined;

@@ -12,7 +12,10 @@ export type RconUnavailableReason = 'not-logged-in' | 'disconnected' | 'timeout'
 /** The command got no reply: not logged in, the session dropped, no reply after its tries, the client closed or overloaded. */
 export class RconUnavailable extends Error {
   override readonly name = 'RconUnavailable';
-  constructor(readonly reason: RconUnavailableReason, message: string) {
+  constructor(
+    readonly reason: RconUnavailableReason,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -36,7 +36,10 @@ const guidToken = '([0-9a-fA-F]{32})';
 /** An address without spaces or parentheses (IPv4, or a bracketed IPv6 should one appear), then :port. */
 const addressToken = '([^\\s()]+):(\\d{1,5})';
 
-const playerRow = new RegExp(`^(\\d{1,9})\\s+${addressToken}\\s+(-?\\d{1,9})\\s+(?:${guidToken}(?:\\((OK|\\?)\\))?|-)\\s+(.*?)( \\(Lobby\\))?$`, 's');
+const playerRow = new RegExp(
+  `^(\\d{1,9})\\s+${addressToken}\\s+(-?\\d{1,9})\\s+(?:${guidToken}(?:\\((OK|\\?)\\))?|-)\\s+(.*?)( \\(Lobby\\))?$`,
+  's',
+);
 
 /** The players in a `players` reply; header, footer and anything else not a player row are skipped. */
 export function parsePlayers(reply: string): RconPlayer[] {
@@ -45,8 +48,14 @@ export function parsePlayers(reply: string): RconPlayer[] {
     const m = playerRow.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
     if (!m) continue;
     players.push({
-      number: Number(m[1]), ip: unbracket(m[2]!), port: Number(m[3]), ping: Number(m[4]),
-      guid: m[5]?.toLowerCase(), verified: m[6] === 'OK', name: m[7]!, lobby: m[8] !== undefined,
+      number: Number(m[1]),
+      ip: unbracket(m[2]!),
+      port: Number(m[3]),
+      ping: Number(m[4]),
+      guid: m[5]?.toLowerCase(),
+      verified: m[6] === 'OK',
+      name: m[7]!,
+      lobby: m[8] !== undefined,
     });
   }
   return players;

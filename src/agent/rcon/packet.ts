@@ -14,9 +14,7 @@ const typeMessage = 0x02;
 
 /** What a client sends: a login, a command (empty: the keep-alive), the ack of a server message. */
 export type ClientPacket =
-  | { type: 'login'; password: Buffer }
-  | { type: 'command'; seq: number; text: Buffer }
-  | { type: 'ack'; seq: number };
+  { type: 'login'; password: Buffer } | { type: 'command'; seq: number; text: Buffer } | { type: 'ack'; seq: number };
 
 /** What a server sends: the login verdict, a reply (whole or one part), a server message. */
 export type ServerPacket =
@@ -42,16 +40,21 @@ const checkSeq = (seq: number): number => {
 
 export function encodeClientPacket(packet: ClientPacket): Buffer {
   switch (packet.type) {
-    case 'login': return frame(Buffer.concat([Buffer.of(0xff, typeLogin), packet.password]));
-    case 'command': return frame(Buffer.concat([Buffer.of(0xff, typeCommand, checkSeq(packet.seq)), packet.text]));
-    case 'ack': return frame(Buffer.of(0xff, typeMessage, checkSeq(packet.seq)));
+    case 'login':
+      return frame(Buffer.concat([Buffer.of(0xff, typeLogin), packet.password]));
+    case 'command':
+      return frame(Buffer.concat([Buffer.of(0xff, typeCommand, checkSeq(packet.seq)), packet.text]));
+    case 'ack':
+      return frame(Buffer.of(0xff, typeMessage, checkSeq(packet.seq)));
   }
 }
 
 export function encodeServerPacket(packet: ServerPacket): Buffer {
   switch (packet.type) {
-    case 'login-reply': return frame(Buffer.of(0xff, typeLogin, packet.ok ? 1 : 0));
-    case 'reply': return frame(Buffer.concat([Buffer.of(0xff, typeCommand, checkSeq(packet.seq)), packet.text]));
+    case 'login-reply':
+      return frame(Buffer.of(0xff, typeLogin, packet.ok ? 1 : 0));
+    case 'reply':
+      return frame(Buffer.concat([Buffer.of(0xff, typeCommand, checkSeq(packet.seq)), packet.text]));
     case 'reply-part': {
       const { count, index } = packet;
       if (!Number.isInteger(count) || count < 1 || count > 255 || !Number.isInteger(index) || index < 0 || index >= count) {
@@ -59,12 +62,14 @@ export function encodeServerPacket(packet: ServerPacket): Buffer {
       }
       return frame(Buffer.concat([Buffer.of(0xff, typeCommand, checkSeq(packet.seq), 0x00, count, index), packet.part]));
     }
-    case 'message': return frame(Buffer.concat([Buffer.of(0xff, typeMessage, checkSeq(packet.seq)), packet.text]));
+    case 'message':
+      return frame(Buffer.concat([Buffer.of(0xff, typeMessage, checkSeq(packet.seq)), packet.text]));
   }
 }
 
 export const loginPacket = (password: string): Buffer => encodeClientPacket({ type: 'login', password: bytes(password) });
-export const commandPacket = (seq: number, text: string | Uint8Array): Buffer => encodeClientPacket({ type: 'command', seq, text: bytes(text) });
+export const commandPacket = (seq: number, text: string | Uint8Array): Buffer =>
+  encodeClientPacket({ type: 'command', seq, text: bytes(text) });
 export const ackPacket = (seq: number): Buffer => encodeClientPacket({ type: 'ack', seq });
 
 /** The payload (from its type byte on) of a datagram whose header and CRC are right; else undefined. */

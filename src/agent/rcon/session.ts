@@ -56,9 +56,11 @@ export class Session {
 
   constructor(private readonly opts: SessionOptions) {
     this.socket = createSocket(isIP(opts.host) === 6 ? 'udp6' : 'udp4');
-    this.socket.on('message', (datagram, from) => this.guard(() => {
-      if (from.port === opts.port && (isIP(opts.host) === 0 || from.address === opts.host)) this.receive(datagram);
-    }));
+    this.socket.on('message', (datagram, from) =>
+      this.guard(() => {
+        if (from.port === opts.port && (isIP(opts.host) === 0 || from.address === opts.host)) this.receive(datagram);
+      }),
+    );
     this.socket.on('error', (err) => this.guard(() => opts.onLost(`socket error: ${err.message}`)));
     this.send(loginPacket(opts.password));
   }
@@ -111,7 +113,10 @@ export class Session {
   private begin(): void {
     const { opts } = this;
     this.table = new CommandTable({
-      maxInFlight: opts.maxInFlight, maxQueued: opts.maxQueued, timeoutMs: opts.commandTimeoutMs, tries: opts.commandTries,
+      maxInFlight: opts.maxInFlight,
+      maxQueued: opts.maxQueued,
+      timeoutMs: opts.commandTimeoutMs,
+      tries: opts.commandTries,
       counts: opts.counts,
       send: (packet) => {
         this.lastSentAt = performance.now();

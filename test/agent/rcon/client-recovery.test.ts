@@ -65,7 +65,11 @@ test('the game restarts on the same port: the client logs in again once it is up
   const seqs = fake.records.messages.filter((m) => m.text.includes('Boris') || m.text.includes('logged in')).map((m) => m.seq);
   t.true(seqs.filter((s) => s <= 1).length >= 2, 'the restarted server numbered its messages from 0 again');
   const players = texts.map(parseServerMessage).filter((m) => m.type !== 'other');
-  t.deepEqual(players.map((m) => m.type), ['connected', 'guid', 'verified', 'connected', 'guid', 'verified'], 'each once, none lost');
+  t.deepEqual(
+    players.map((m) => m.type),
+    ['connected', 'guid', 'verified', 'connected', 'guid', 'verified'],
+    'each once, none lost',
+  );
 });
 
 test('a refused password is logged once, retried slowly, never logged itself; a new one logs in', async (t) => {
@@ -92,7 +96,8 @@ test('malformed datagrams are ignored and counted; the session goes on', async (
   const good = commandPacket(3, 'x');
   const badCrc = Buffer.from(good);
   badCrc[2]! ^= 0xff;
-  for (const datagram of [Buffer.from('garbage'), Buffer.alloc(0), badCrc, Buffer.from([0x42, 0x45, 0, 0, 0, 0, 0xff])]) fake.sendRaw(datagram);
+  for (const datagram of [Buffer.from('garbage'), Buffer.alloc(0), badCrc, Buffer.from([0x42, 0x45, 0, 0, 0, 0, 0xff])])
+    fake.sendRaw(datagram);
   await fake.waitFor(() => client.counts.malformed === 4 || undefined, 5_000, 'four malformed datagrams counted');
   t.true(client.connected);
   t.is(await client.command('echo fine'), 'fine');

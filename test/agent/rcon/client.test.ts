@@ -13,7 +13,13 @@ test('a client logs in and a command gets its reply', async (t) => {
   t.is(await client.command('echo hello there'), 'hello there');
   t.is(await client.command('#lock'), '');
   t.true(fake.game.locked);
-  t.deepEqual(fake.records.commands.map((c) => [c.seq, c.text]), [[0, 'echo hello there'], [1, '#lock']]);
+  t.deepEqual(
+    fake.records.commands.map((c) => [c.seq, c.text]),
+    [
+      [0, 'echo hello there'],
+      [1, '#lock'],
+    ],
+  );
 });
 
 test('a reply in parts arriving in reverse order is joined by index', async (t) => {
@@ -22,14 +28,20 @@ test('a reply in parts arriving in reverse order is joined by index', async (t) 
   const reply = await client.command('players');
   t.is(reply, fake.game.playersReply());
   t.true(fake.records.commands.length === 1 && Buffer.byteLength(reply) > 16 * 5, 'the reply really came in many parts');
-  t.deepEqual(parsePlayers(reply).map((p) => p.name), ['Anna', 'Boris the builder', 'Chen (x)', 'Dana', 'Emil']);
+  t.deepEqual(
+    parsePlayers(reply).map((p) => p.name),
+    ['Anna', 'Boris the builder', 'Chen (x)', 'Dana', 'Emil'],
+  );
 });
 
 test('a lost reply: the same packet is resent, the reply taken once, the command run once', async (t) => {
   const { fake, client } = await loggedIn(t, {}, { commandTimeoutMs: 400 });
   fake.dropWhen('to-client', (p) => p.type === 'reply' && p.text.toString() === 'only once');
   t.is(await client.command('echo only once'), 'only once');
-  t.deepEqual(fake.records.commands.map((c) => c.text), ['echo only once']);
+  t.deepEqual(
+    fake.records.commands.map((c) => c.text),
+    ['echo only once'],
+  );
   const repeats = fake.records.repeats;
   t.true(repeats.length >= 1 && repeats.every((c) => c.seq === 0 && c.text === 'echo only once'), 'the resend carried the same number');
   t.true(client.counts.resent >= 1);
@@ -63,8 +75,15 @@ test('a command that never gets a reply fails after its tries, with RconUnavaila
 test('300 commands one after another: the sequence number wraps after 255', async (t) => {
   const { fake, client } = await loggedIn(t);
   for (let i = 0; i < 300; i++) t.is(await client.command(`echo ${i}`), String(i));
-  t.deepEqual(fake.records.commands.map((c) => c.seq), Array.from({ length: 300 }, (_, i) => i % 256));
-  t.deepEqual(fake.records.commands.map((c) => c.text), Array.from({ length: 300 }, (_, i) => `echo ${i}`), 'a wrapped number is a new command');
+  t.deepEqual(
+    fake.records.commands.map((c) => c.seq),
+    Array.from({ length: 300 }, (_, i) => i % 256),
+  );
+  t.deepEqual(
+    fake.records.commands.map((c) => c.text),
+    Array.from({ length: 300 }, (_, i) => `echo ${i}`),
+    'a wrapped number is a new command',
+  );
   // Under load a reply may come late and be asked for again: such repeats are of the same command.
   t.true(fake.records.repeats.every((r) => fake.records.commands.some((c) => c.seq === r.seq && c.text === r.text)));
 });
@@ -79,7 +98,10 @@ test('300 commands at once: at most maxInFlight outstanding, each reply to its o
   t.is(fake.records.commands.length, 8);
   t.is(client.inFlight, 8);
   fake.releaseReplies();
-  t.deepEqual(await replies, Array.from({ length: 300 }, (_, i) => `${i} ✓`));
+  t.deepEqual(
+    await replies,
+    Array.from({ length: 300 }, (_, i) => `${i} ✓`),
+  );
   t.is(new Set(fake.records.commands.map((c) => c.text)).size, 300);
   t.is(client.inFlight, 0);
 });
@@ -88,7 +110,11 @@ test('a server message is acknowledged before listeners run and handed on once w
   const { fake, client } = await loggedIn(t, { messageResendMs: 1_000 });
   // Settled: the login notice acknowledged, and every copy of it the server sent received (the client acks each copy).
   const copiesSent = () => fake.records.messages.reduce((n, m) => n + m.sends, 0);
-  await fake.waitFor(() => fake.records.messages.every((m) => m.acked) && client.counts.acks === copiesSent(), 10_000, 'the login notice settled');
+  await fake.waitFor(
+    () => fake.records.messages.every((m) => m.acked) && client.counts.acks === copiesSent(),
+    10_000,
+    'the login notice settled',
+  );
   const hello = () => fake.records.messages.find((m) => m.text === '(Global) Anna: hello');
   fake.dropWhen('to-server', (p) => p.type === 'ack' && p.seq === hello()?.seq);
   const seen: { text: string; acksThen: number }[] = [];
@@ -111,14 +137,23 @@ test('non-ASCII text is byte-exact both ways, with characters cut across reply p
   const { fake, client } = await loggedIn(t, { splitBytes: 5 });
   const text = 'Привет, мир! 👋🏽 Ñandú — 東京 ✓';
   const bytes = Buffer.from(text, 'utf8');
-  t.true([5, 10, 15, 20].some((cut) => (bytes[cut]! & 0xc0) === 0x80), 'a part boundary falls inside a character');
+  t.true(
+    [5, 10, 15, 20].some((cut) => (bytes[cut]! & 0xc0) === 0x80),
+    'a part boundary falls inside a character',
+  );
   t.is(await client.command(`echo ${text}`), text);
   t.is(await client.command(`say -1 ${text}`), '');
-  t.deepEqual(fake.game.said.map((s) => [s.target, s.text]), [[-1, text]]);
+  t.deepEqual(
+    fake.game.said.map((s) => [s.target, s.text]),
+    [[-1, text]],
+  );
   const joined = next(client, 'message');
   fake.join({ name: 'Дмитрий 🐺', guid: '0f'.repeat(16), ip: '1.2.3.4', port: 2304 });
   t.deepEqual(parseServerMessage((await joined)[0]), { type: 'connected', number: 0, name: 'Дмитрий 🐺', ip: '1.2.3.4', port: 2304 });
-  t.deepEqual(parsePlayers(await client.command('players')).map((p) => [p.number, p.name, p.guid]), [[0, 'Дмитрий 🐺', '0f'.repeat(16)]]);
+  t.deepEqual(
+    parsePlayers(await client.command('players')).map((p) => [p.number, p.name, p.guid]),
+    [[0, 'Дмитрий 🐺', '0f'.repeat(16)]],
+  );
 });
 
 test('kick removes the player and the server reports it; commands fail at once when not logged in', async (t) => {
@@ -129,7 +164,13 @@ test('kick removes the player and the server reports it; commands fail at once w
   await client.command(`kick ${n} banned on this community`);
   await fake.waitFor(() => texts.some((x) => x.endsWith('disconnected')));
   const kick = texts.map(parseServerMessage).find((m) => m.type === 'kicked');
-  t.deepEqual(kick, { type: 'kicked', number: n, name: 'Cheater (1.2.3.4:5) connected', guid: 'cd'.repeat(16), reason: 'Admin Kick (banned on this community)' });
+  t.deepEqual(kick, {
+    type: 'kicked',
+    number: n,
+    name: 'Cheater (1.2.3.4:5) connected',
+    guid: 'cd'.repeat(16),
+    reason: 'Admin Kick (banned on this community)',
+  });
   t.deepEqual(parsePlayers(await client.command('players')), []);
   await client.close();
   const err = await t.throwsAsync(client.command('players'), { instanceOf: RconUnavailable });

@@ -5,7 +5,12 @@ import { FakeBattlEye } from '../../helpers/fake-battleye.ts';
 
 const quiet = () => undefined;
 const fake = await FakeBattlEye.start({ password: 'p' });
-const client = new RconClient({ host: fake.host, port: fake.port, password: 'p', log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+const client = new RconClient({
+  host: fake.host,
+  port: fake.port,
+  password: 'p',
+  log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+});
 const login = new Promise<void>((resolve) => client.on('login', resolve));
 client.start();
 await login;

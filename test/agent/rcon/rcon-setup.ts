@@ -20,8 +20,14 @@ export function memoryLog() {
 
 /** Timings short enough for tests, long enough for a loaded machine; each test overrides what it checks. */
 export const fastTimings = {
-  keepAliveMs: 5_000, commandTimeoutMs: 2_000, commandTries: 3, loginTimeoutMs: 1_000, silentMs: 10_000,
-  reconnectBaseMs: 50, reconnectMaxMs: 200, refusedRetryMs: 200,
+  keepAliveMs: 5_000,
+  commandTimeoutMs: 2_000,
+  commandTries: 3,
+  loginTimeoutMs: 1_000,
+  silentMs: 10_000,
+  reconnectBaseMs: 50,
+  reconnectMaxMs: 200,
+  refusedRetryMs: 200,
 };
 
 export const password = 'test-rcon-password';

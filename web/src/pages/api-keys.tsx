@@ -1,7 +1,21 @@
 // Account -> API keys: the Data API keys of the community; a new key is shown once; revoke.
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
+import {
+  Badge,
+  ConfirmButton,
+  DateText,
+  ErrorText,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretBox,
+  SelectField,
+  Table,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useSession } from '../session.tsx';
 import { apiKeyRatesInWords, apiKeyTierOptions } from '../limits.ts';
 import type { ApiKeyCreated, ApiKeyList, Limits } from '../types.ts';
@@ -30,31 +44,51 @@ export function ApiKeysPage() {
   return (
     <>
       <PageTitle>API keys</PageTitle>
-      <p>Keys for the read-only Data API (<code>/api/v1/data/…</code>): server status, online players, leaderboards, the killfeed and
-        ban lists of your community. Send one as <code>Authorization: Bearer &lt;key&gt;</code>.{limits.data && ` ${apiKeyRatesInWords(limits.data)}`}</p>
+      <p>
+        Keys for the read-only Data API (<code>/api/v1/data/…</code>): server status, online players, leaderboards, the killfeed and ban
+        lists of your community. Send one as <code>Authorization: Bearer &lt;key&gt;</code>.
+        {limits.data && ` ${apiKeyRatesInWords(limits.data)}`}
+      </p>
       {minted && (
         <SecretBox title={`API key "${minted.name}"`} value={minted.key} onDismiss={() => setMinted(null)}>
           <p>Try it:</p>
-          <code class="block">curl -s -H 'Authorization: Bearer {minted.key}' {location.origin}/api/v1/data/servers</code>
+          <code class="block">
+            curl -s -H 'Authorization: Bearer {minted.key}' {location.origin}/api/v1/data/servers
+          </code>
         </SecretBox>
       )}
       {done && <Notice>{done}</Notice>}
       <ErrorText error={keys.error ?? row.error ?? limits.error} />
       {keys.loading && !keys.data && <Loading what="the keys" />}
       {keys.data && (
-        <Table caption="API keys of your community" head={['Name', 'Tier', 'Created', 'State', 'Actions']} empty={keys.data.keys.length === 0 && 'No keys yet.'}>
+        <Table
+          caption="API keys of your community"
+          head={['Name', 'Tier', 'Created', 'State', 'Actions']}
+          empty={keys.data.keys.length === 0 && 'No keys yet.'}
+        >
           {keys.data.keys.map((k) => (
             <tr key={k.id}>
-              <td>{k.name}</td><td>{k.tier}</td><td><DateText iso={k.createdAt} /></td>
+              <td>{k.name}</td>
+              <td>{k.tier}</td>
+              <td>
+                <DateText iso={k.createdAt} />
+              </td>
               <td>{k.revokedAt ? <Badge tone="off">Revoked</Badge> : <Badge tone="ok">Active</Badge>}</td>
-              <td>{!k.revokedAt && (
-                <ConfirmButton label="Revoke" confirmLabel={`Revoke "${k.name}"? Clients using it get 401 at once.`}
-                  onConfirm={() => row.run(async () => {
-                    await api('DELETE', `/api/account/api-keys/${k.id}`);
-                    setDone(`"${k.name}" is revoked.`);
-                    keys.reload();
-                  })} />
-              )}</td>
+              <td>
+                {!k.revokedAt && (
+                  <ConfirmButton
+                    label="Revoke"
+                    confirmLabel={`Revoke "${k.name}"? Clients using it get 401 at once.`}
+                    onConfirm={() =>
+                      row.run(async () => {
+                        await api('DELETE', `/api/account/api-keys/${k.id}`);
+                        setDone(`"${k.name}" is revoked.`);
+                        keys.reload();
+                      })
+                    }
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </Table>
@@ -63,13 +97,26 @@ export function ApiKeysPage() {
         <h2 id="mint-key">Create a key</h2>
         <form onSubmit={submit}>
           <div class="row">
-            <TextField label="Name" value={name} onInput={setName} required maxLength={100} hint="What uses it, e.g. the community website." />
-            <SelectField label="Tier" value={tier} onChange={setTier}
+            <TextField
+              label="Name"
+              value={name}
+              onInput={setName}
+              required
+              maxLength={100}
+              hint="What uses it, e.g. the community website."
+            />
+            <SelectField
+              label="Tier"
+              value={tier}
+              onChange={setTier}
               options={apiKeyTierOptions(can('partners.manage') ? ['standard', 'partner'] : ['standard'], limits.data)}
-              hint={can('partners.manage') ? undefined : 'Partner keys are issued by the network operator.'} />
+              hint={can('partners.manage') ? undefined : 'Partner keys are issued by the network operator.'}
+            />
           </div>
           <ErrorText error={mint.error} />
-          <button class="primary" type="submit" disabled={mint.busy}>Create key</button>
+          <button class="primary" type="submit" disabled={mint.busy}>
+            Create key
+          </button>
         </form>
       </section>
     </>

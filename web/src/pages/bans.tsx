@@ -2,7 +2,21 @@
 // ban by its id, and submit one of the community's own bans to the network's pool.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
-import { Badge, Choices, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
+import {
+  Badge,
+  Choices,
+  ConfirmButton,
+  DateText,
+  ErrorText,
+  Loading,
+  Notice,
+  PageTitle,
+  SelectField,
+  Table,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { categories, categoryWords, platformIdPattern } from '../types.ts';
@@ -37,42 +51,82 @@ export function BansPage() {
       <PageTitle>Bans</PageTitle>
       <p class="muted">A ban applies to every server of the community and is written to each server's ban file.</p>
       {done && <Notice>{done}</Notice>}
-      <form class="panel" role="search" aria-label="Search bans" onSubmit={(e) => { e.preventDefault(); setOffset(0); setApplied(filter); }}>
+      <form
+        class="panel"
+        role="search"
+        aria-label="Search bans"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOffset(0);
+          setApplied(filter);
+        }}
+      >
         <div class="row">
           <TextField label="Player id" value={filter.platformId} onInput={(platformId) => setFilter({ ...filter, platformId })} />
           <TextField label="Player name contains" value={filter.name} onInput={(name) => setFilter({ ...filter, name })} />
-          <SelectField label="State" value={filter.status} onChange={(s) => setFilter({ ...filter, status: s })}
-            options={[['', 'Any'], ['active', 'In force'], ['expired', 'Expired'], ['lifted', 'Lifted']]} />
-          <div class="field button"><button type="submit">Search</button></div>
+          <SelectField
+            label="State"
+            value={filter.status}
+            onChange={(s) => setFilter({ ...filter, status: s })}
+            options={[
+              ['', 'Any'],
+              ['active', 'In force'],
+              ['expired', 'Expired'],
+              ['lifted', 'Lifted'],
+            ]}
+          />
+          <div class="field button">
+            <button type="submit">Search</button>
+          </div>
         </div>
       </form>
       <ErrorText error={list.error ?? row.error} />
       {list.loading && !list.data && <Loading what="the bans" />}
       {list.data && (
         <>
-          <Table caption={pageCaption('Bans', offset, list.data.bans.length, list.data.total)}
+          <Table
+            caption={pageCaption('Bans', offset, list.data.bans.length, list.data.total)}
             head={['Player', 'Reason', 'State', 'Until', 'Banned', 'Ban id', ...(manage || can('trust.submit') ? ['Actions'] : [])]}
-            empty={list.data.bans.length === 0 && 'No bans match.'}>
+            empty={list.data.bans.length === 0 && 'No bans match.'}
+          >
             {list.data.bans.map((b) => (
               <tr key={b.id}>
-                <td>{b.playerName ?? 'unnamed'}<div class="mono">{b.platformId}</div></td>
-                <td>{b.reason ?? '–'}{b.source !== 'manual' && <div class="muted">{b.source === 'import' ? 'imported from another community' : 'from the pool'}</div>}</td>
+                <td>
+                  {b.playerName ?? 'unnamed'}
+                  <div class="mono">{b.platformId}</div>
+                </td>
+                <td>
+                  {b.reason ?? '–'}
+                  {b.source !== 'manual' && (
+                    <div class="muted">{b.source === 'import' ? 'imported from another community' : 'from the pool'}</div>
+                  )}
+                </td>
                 <td>{status(b)}</td>
                 <td>{b.permanent ? 'Permanent' : <DateText iso={b.expiresAt} />}</td>
-                <td><DateText iso={b.bannedAt} />{b.createdBy?.name && <div class="muted">by {b.createdBy.name}</div>}</td>
+                <td>
+                  <DateText iso={b.bannedAt} />
+                  {b.createdBy?.name && <div class="muted">by {b.createdBy.name}</div>}
+                </td>
                 <td class="mono">{b.id}</td>
                 {(manage || can('trust.submit')) && (
                   <td>
                     <div class="actions">
                       {manage && b.active && (
-                        <ConfirmButton label="Lift" confirmLabel={`Lift the ban of ${b.playerName ?? b.platformId}?`}
-                          onConfirm={() => row.run(async () => {
-                            await api('DELETE', `/api/bans/${b.id}`);
-                            changed(`The ban of ${b.playerName ?? b.platformId} is lifted.`);
-                          })} />
+                        <ConfirmButton
+                          label="Lift"
+                          confirmLabel={`Lift the ban of ${b.playerName ?? b.platformId}?`}
+                          onConfirm={() =>
+                            row.run(async () => {
+                              await api('DELETE', `/api/bans/${b.id}`);
+                              changed(`The ban of ${b.playerName ?? b.platformId} is lifted.`);
+                            })
+                          }
+                        />
                       )}
                       {can('trust.submit') && b.source === 'manual' && !b.liftedAt && (
-                        <button type="button" onClick={() => setSubmitting(b)}>Submit to the pool<span class="visually-hidden"> ({b.playerName ?? b.platformId})</span></button>
+                        <button type="button" onClick={() => setSubmitting(b)}>
+                          Submit to the pool<span class="visually-hidden"> ({b.playerName ?? b.platformId})</span>
+                        </button>
                       )}
                     </div>
                   </td>
@@ -81,12 +135,24 @@ export function BansPage() {
             ))}
           </Table>
           <div class="pager">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>Previous page</button>
-            <button type="button" disabled={offset + pageSize >= list.data.total} onClick={() => setOffset(offset + pageSize)}>Next page</button>
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
+              Previous page
+            </button>
+            <button type="button" disabled={offset + pageSize >= list.data.total} onClick={() => setOffset(offset + pageSize)}>
+              Next page
+            </button>
           </div>
         </>
       )}
-      {submitting && <SubmitToPool ban={submitting} onClose={(message) => { setSubmitting(null); if (message) changed(message); }} />}
+      {submitting && (
+        <SubmitToPool
+          ban={submitting}
+          onClose={(message) => {
+            setSubmitting(null);
+            if (message) changed(message);
+          }}
+        />
+      )}
       {manage && (
         <div class="grid2">
           <CreateBan onDone={changed} />
@@ -104,7 +170,9 @@ function CreateBan({ onDone }: { onDone: (message: string) => void }) {
     e.preventDefault();
     void action.run(async () => {
       const ban = await api<BanRecord>('POST', '/api/bans', {
-        platformId: f.platformId.trim(), playerName: f.playerName.trim() || null, reason: f.reason.trim() || null,
+        platformId: f.platformId.trim(),
+        playerName: f.playerName.trim() || null,
+        reason: f.reason.trim() || null,
         ...(f.length === 'timed' ? { durationMinutes: Math.round(Number(f.amount) * unitMinutes[f.unit]!) } : {}),
       });
       setF({ ...f, platformId: '', playerName: '', reason: '' });
@@ -115,18 +183,58 @@ function CreateBan({ onDone }: { onDone: (message: string) => void }) {
     <section class="panel" aria-labelledby="create-ban">
       <h2 id="create-ban">Ban a player</h2>
       <form onSubmit={submit}>
-        <TextField label="Player id" value={f.platformId} onInput={(platformId) => setF({ ...f, platformId })} required maxLength={64} pattern={platformIdPattern} hint={playerIdHint} />
-        <TextField label="Player name (optional)" value={f.playerName} onInput={(playerName) => setF({ ...f, playerName })} maxLength={128} />
+        <TextField
+          label="Player id"
+          value={f.platformId}
+          onInput={(platformId) => setF({ ...f, platformId })}
+          required
+          maxLength={64}
+          pattern={platformIdPattern}
+          hint={playerIdHint}
+        />
+        <TextField
+          label="Player name (optional)"
+          value={f.playerName}
+          onInput={(playerName) => setF({ ...f, playerName })}
+          maxLength={128}
+        />
         <TextField label="Reason (optional)" value={f.reason} onInput={(reason) => setF({ ...f, reason })} maxLength={1000} multiline />
-        <Choices legend="Length" value={f.length} onChange={(length) => setF({ ...f, length })} options={[['permanent', 'Permanent'], ['timed', 'For a time']]} />
+        <Choices
+          legend="Length"
+          value={f.length}
+          onChange={(length) => setF({ ...f, length })}
+          options={[
+            ['permanent', 'Permanent'],
+            ['timed', 'For a time'],
+          ]}
+        />
         {f.length === 'timed' && (
           <div class="row">
-            <TextField label="How long" type="number" value={f.amount} onInput={(amount) => setF({ ...f, amount })} required min={1} max={100000} />
-            <SelectField label="Unit" value={f.unit} onChange={(unit) => setF({ ...f, unit })} options={[['minutes', 'Minutes'], ['hours', 'Hours'], ['days', 'Days']]} />
+            <TextField
+              label="How long"
+              type="number"
+              value={f.amount}
+              onInput={(amount) => setF({ ...f, amount })}
+              required
+              min={1}
+              max={100000}
+            />
+            <SelectField
+              label="Unit"
+              value={f.unit}
+              onChange={(unit) => setF({ ...f, unit })}
+              options={[
+                ['minutes', 'Minutes'],
+                ['hours', 'Hours'],
+                ['days', 'Days'],
+              ]}
+            />
           </div>
         )}
         <ErrorText error={action.error} />
-        <button class="primary" type="submit" disabled={action.busy}>Ban</button>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Ban
+        </button>
       </form>
     </section>
   );
@@ -148,10 +256,18 @@ function ImportBan({ onDone }: { onDone: (message: string) => void }) {
       <h2 id="import-ban">Import a ban by its id</h2>
       <p class="muted">Another community can share the id of one of its bans; importing copies it here.</p>
       <form onSubmit={submit}>
-        <TextField label="Ban id" value={banId} onInput={setBanId} required
-          pattern="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}" hint="A UUID, like 3f6c1a2e-…" />
+        <TextField
+          label="Ban id"
+          value={banId}
+          onInput={setBanId}
+          required
+          pattern="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+          hint="A UUID, like 3f6c1a2e-…"
+        />
         <ErrorText error={action.error} />
-        <button class="primary" type="submit" disabled={action.busy}>Import</button>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Import
+        </button>
       </form>
     </section>
   );
@@ -167,24 +283,54 @@ function SubmitToPool({ ban, onClose }: { ban: BanRecord; onClose: (message?: st
     e.preventDefault();
     void action.run(async () => {
       const links = evidence.split(/\s+/).filter(Boolean);
-      await api('POST', '/api/trust/submissions', { banId: ban.id, category, reason: reason.trim(), evidence: links, ...(note.trim() ? { note: note.trim() } : {}) });
+      await api('POST', '/api/trust/submissions', {
+        banId: ban.id,
+        category,
+        reason: reason.trim(),
+        evidence: links,
+        ...(note.trim() ? { note: note.trim() } : {}),
+      });
       onClose(`The ban of ${ban.playerName ?? ban.platformId} is submitted to the pool; a network moderator reviews it.`);
     });
   };
   return (
     <section class="panel" aria-labelledby="submit-pool">
       <h2 id="submit-pool">Submit the ban of {ban.playerName ?? ban.platformId} to the trust pool</h2>
-      <p class="muted">Once a network moderator approves it, the ban counts in the player's public trust score. The public sees your
-        community's name and the category, never the reason text, your name or the note.</p>
+      <p class="muted">
+        Once a network moderator approves it, the ban counts in the player's public trust score. The public sees your community's name and
+        the category, never the reason text, your name or the note.
+      </p>
       <form onSubmit={submit}>
-        <SelectField label="Category" value={category} onChange={(c) => setCategory(c as Category)} options={categories.map((c) => [c, categoryWords[c]])} />
+        <SelectField
+          label="Category"
+          value={category}
+          onChange={(c) => setCategory(c as Category)}
+          options={categories.map((c) => [c, categoryWords[c]])}
+        />
         <TextField label="Reason for the moderators" value={reason} onInput={setReason} required maxLength={2000} multiline />
-        <TextField label="Evidence links (optional)" value={evidence} onInput={setEvidence} multiline hint="One http(s) link per line: clips, screenshots, logs." />
-        <TextField label="Private note (optional)" value={note} onInput={setNote} maxLength={2000} multiline hint="Seen only by your community and the moderators." />
+        <TextField
+          label="Evidence links (optional)"
+          value={evidence}
+          onInput={setEvidence}
+          multiline
+          hint="One http(s) link per line: clips, screenshots, logs."
+        />
+        <TextField
+          label="Private note (optional)"
+          value={note}
+          onInput={setNote}
+          maxLength={2000}
+          multiline
+          hint="Seen only by your community and the moderators."
+        />
         <ErrorText error={action.error} />
         <div class="actions">
-          <button class="primary" type="submit" disabled={action.busy}>Submit</button>
-          <button type="button" onClick={() => onClose()}>Cancel</button>
+          <button class="primary" type="submit" disabled={action.busy}>
+            Submit
+          </button>
+          <button type="button" onClick={() => onClose()}>
+            Cancel
+          </button>
         </div>
       </form>
     </section>

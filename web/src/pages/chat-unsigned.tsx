@@ -19,7 +19,11 @@ export function UnsignedCalls() {
     setDone('');
     const saved = await save.run(async () => {
       const res = await api<{ requireSignature: boolean }>('PUT', '/api/chat/settings', { requireSignature });
-      setDone(res.requireSignature ? "Unsigned calls are refused: only your bots' signed calls run." : 'Unsigned calls run again, with the chat-bot role only.');
+      setDone(
+        res.requireSignature
+          ? "Unsigned calls are refused: only your bots' signed calls run."
+          : 'Unsigned calls run again, with the chat-bot role only.',
+      );
     });
     if (!saved) setChosen(before);
   };
@@ -32,10 +36,19 @@ export function UnsignedCalls() {
       {on !== undefined && (
         <div class="field">
           <label class="choice">
-            <input type="checkbox" checked={on} disabled={save.busy} aria-describedby={hint} onChange={(e) => void change(e.currentTarget.checked)} /> Refuse unsigned calls
+            <input
+              type="checkbox"
+              checked={on}
+              disabled={save.busy}
+              aria-describedby={hint}
+              onChange={(e) => void change(e.currentTarget.checked)}
+            />{' '}
+            Refuse unsigned calls
           </label>
-          <span class="hint" id={hint}>A call none of your bots signed acts only with the built-in chat-bot role: server status, online players and
-            trust lookups. Refusing them means only your bots' signed calls run.</span>
+          <span class="hint" id={hint}>
+            A call none of your bots signed acts only with the built-in chat-bot role: server status, online players and trust lookups.
+            Refusing them means only your bots' signed calls run.
+          </span>
         </div>
       )}
       {done && <Notice>{done}</Notice>}

@@ -1,7 +1,21 @@
 // Network operator: partner keys of the trust export feed (tier basic or premium); shown once; revoke.
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, SecretBox, SelectField, Table, TextField, useAction, useLoad } from '../components.tsx';
+import {
+  Badge,
+  ConfirmButton,
+  DateText,
+  ErrorText,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretBox,
+  SelectField,
+  Table,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { partnerKeyTierOptions } from '../limits.ts';
 import type { Limits, PartnerKeyCreated, PartnerKeyList } from '../types.ts';
 
@@ -26,29 +40,48 @@ export function PartnerKeysPage() {
   return (
     <>
       <PageTitle>Partner keys</PageTitle>
-      <p>Partners mirror the community ban pool through the export feed (<code>/api/v1/trust/export</code>) with one of these keys.</p>
+      <p>
+        Partners mirror the community ban pool through the export feed (<code>/api/v1/trust/export</code>) with one of these keys.
+      </p>
       {issued && (
         <SecretBox title={`Partner key "${issued.name}"`} value={issued.key} onDismiss={() => setIssued(null)}>
-          <code class="block">curl -s -H 'Authorization: Bearer {issued.key}' {location.origin}/api/v1/trust/export</code>
+          <code class="block">
+            curl -s -H 'Authorization: Bearer {issued.key}' {location.origin}/api/v1/trust/export
+          </code>
         </SecretBox>
       )}
       {done && <Notice>{done}</Notice>}
       <ErrorText error={keys.error ?? row.error ?? limits.error} />
       {keys.loading && !keys.data && <Loading what="the keys" />}
       {keys.data && (
-        <Table caption="Partner keys" head={['Name', 'Tier', 'Issued', 'State', 'Actions']} empty={keys.data.keys.length === 0 && 'No partner keys yet.'}>
+        <Table
+          caption="Partner keys"
+          head={['Name', 'Tier', 'Issued', 'State', 'Actions']}
+          empty={keys.data.keys.length === 0 && 'No partner keys yet.'}
+        >
           {keys.data.keys.map((k) => (
             <tr key={k.id}>
-              <td>{k.name}</td><td>{k.tier}</td><td><DateText iso={k.createdAt} /></td>
+              <td>{k.name}</td>
+              <td>{k.tier}</td>
+              <td>
+                <DateText iso={k.createdAt} />
+              </td>
               <td>{k.revokedAt ? <Badge tone="off">Revoked</Badge> : <Badge tone="ok">Active</Badge>}</td>
-              <td>{!k.revokedAt && (
-                <ConfirmButton label="Revoke" confirmLabel={`Revoke "${k.name}"? The partner's next page answers 401.`}
-                  onConfirm={() => row.run(async () => {
-                    await api('DELETE', `/api/trust/partner-keys/${k.id}`);
-                    setDone(`"${k.name}" is revoked.`);
-                    keys.reload();
-                  })} />
-              )}</td>
+              <td>
+                {!k.revokedAt && (
+                  <ConfirmButton
+                    label="Revoke"
+                    confirmLabel={`Revoke "${k.name}"? The partner's next page answers 401.`}
+                    onConfirm={() =>
+                      row.run(async () => {
+                        await api('DELETE', `/api/trust/partner-keys/${k.id}`);
+                        setDone(`"${k.name}" is revoked.`);
+                        keys.reload();
+                      })
+                    }
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </Table>
@@ -58,11 +91,12 @@ export function PartnerKeysPage() {
         <form onSubmit={submit}>
           <div class="row">
             <TextField label="Partner name" value={name} onInput={setName} required maxLength={100} />
-            <SelectField label="Tier" value={tier} onChange={setTier}
-              options={partnerKeyTierOptions(['basic', 'premium'], limits.data)} />
+            <SelectField label="Tier" value={tier} onChange={setTier} options={partnerKeyTierOptions(['basic', 'premium'], limits.data)} />
           </div>
           <ErrorText error={issue.error} />
-          <button class="primary" type="submit" disabled={issue.busy}>Issue key</button>
+          <button class="primary" type="submit" disabled={issue.busy}>
+            Issue key
+          </button>
         </form>
       </section>
     </>

@@ -2,7 +2,21 @@
 // some; extend an entry; remove it. Entries are written to each server's priority file.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
-import { Badge, Choices, ConfirmButton, DateText, ErrorText, Loading, Notice, PageTitle, Problem, Table, TextField, useAction, useLoad } from '../components.tsx';
+import {
+  Badge,
+  Choices,
+  ConfirmButton,
+  DateText,
+  ErrorText,
+  Loading,
+  Notice,
+  PageTitle,
+  Problem,
+  Table,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { platformIdPattern } from '../types.ts';
@@ -18,7 +32,10 @@ export function QueuePage() {
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
   const servers = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
-  const list = useLoad(() => api<QueuePage>('GET', `/api/priority-queue${query({ platformId: applied, limit: pageSize, offset })}`), [applied, offset]);
+  const list = useLoad(
+    () => api<QueuePage>('GET', `/api/priority-queue${query({ platformId: applied, limit: pageSize, offset })}`),
+    [applied, offset],
+  );
   const row = useAction();
   const names = new Map((servers.data?.servers ?? []).map((s) => [s.id, s.name]));
   const changed = (message: string) => {
@@ -31,33 +48,70 @@ export function QueuePage() {
       <PageTitle>Priority queue</PageTitle>
       <p class="muted">Players in the queue get a reserved slot: they are written to each server's priority file.</p>
       {done && <Notice>{done}</Notice>}
-      <form class="panel" role="search" aria-label="Search the queue" onSubmit={(e) => { e.preventDefault(); setOffset(0); setApplied(search.trim()); }}>
+      <form
+        class="panel"
+        role="search"
+        aria-label="Search the queue"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOffset(0);
+          setApplied(search.trim());
+        }}
+      >
         <div class="row">
           <TextField label="Player id" value={search} onInput={setSearch} />
-          <div class="field button"><button type="submit">Search</button></div>
+          <div class="field button">
+            <button type="submit">Search</button>
+          </div>
         </div>
       </form>
       <ErrorText error={list.error ?? row.error} />
       {list.loading && !list.data && <Loading what="the queue" />}
       {list.data && (
         <>
-          <Table caption={pageCaption('Queue entries', offset, list.data.entries.length, list.data.total)}
-            head={['Player', 'Servers', 'Until', 'Source', ...(manage ? ['Actions'] : [])]} empty={list.data.entries.length === 0 && 'Nobody is in the queue.'}>
+          <Table
+            caption={pageCaption('Queue entries', offset, list.data.entries.length, list.data.total)}
+            head={['Player', 'Servers', 'Until', 'Source', ...(manage ? ['Actions'] : [])]}
+            empty={list.data.entries.length === 0 && 'Nobody is in the queue.'}
+          >
             {list.data.entries.map((q) => (
               <tr key={q.id}>
-                <td>{q.playerName ?? 'unnamed'}<div class="mono">{q.platformId}</div>{q.comment && <div class="muted">{q.comment}</div>}</td>
+                <td>
+                  {q.playerName ?? 'unnamed'}
+                  <div class="mono">{q.platformId}</div>
+                  {q.comment && <div class="muted">{q.comment}</div>}
+                </td>
                 <td>{q.serverIds === null ? 'Every server' : q.serverIds.map((id) => names.get(id) ?? id).join(', ')}</td>
-                <td>{q.permanent ? 'Permanent' : <><DateText iso={q.expiresAt} />{!q.active && <> <Badge tone="off">Expired</Badge></>}</>}</td>
+                <td>
+                  {q.permanent ? (
+                    'Permanent'
+                  ) : (
+                    <>
+                      <DateText iso={q.expiresAt} />
+                      {!q.active && (
+                        <>
+                          {' '}
+                          <Badge tone="off">Expired</Badge>
+                        </>
+                      )}
+                    </>
+                  )}
+                </td>
                 <td>{q.source}</td>
                 {manage && (
                   <td>
                     <div class="actions">
                       {!q.permanent && <Extend entry={q} onDone={changed} />}
-                      <ConfirmButton label="Remove" confirmLabel={`Remove ${q.playerName ?? q.platformId} from the queue?`}
-                        onConfirm={() => row.run(async () => {
-                          await api('DELETE', `/api/priority-queue/${q.id}`);
-                          changed(`${q.playerName ?? q.platformId} is out of the queue.`);
-                        })} />
+                      <ConfirmButton
+                        label="Remove"
+                        confirmLabel={`Remove ${q.playerName ?? q.platformId} from the queue?`}
+                        onConfirm={() =>
+                          row.run(async () => {
+                            await api('DELETE', `/api/priority-queue/${q.id}`);
+                            changed(`${q.playerName ?? q.platformId} is out of the queue.`);
+                          })
+                        }
+                      />
                     </div>
                   </td>
                 )}
@@ -65,8 +119,12 @@ export function QueuePage() {
             ))}
           </Table>
           <div class="pager">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>Previous page</button>
-            <button type="button" disabled={offset + pageSize >= list.data.total} onClick={() => setOffset(offset + pageSize)}>Next page</button>
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
+              Previous page
+            </button>
+            <button type="button" disabled={offset + pageSize >= list.data.total} onClick={() => setOffset(offset + pageSize)}>
+              Next page
+            </button>
           </div>
         </>
       )}
@@ -80,7 +138,12 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
   const [open, setOpen] = useState(false);
   const [days, setDays] = useState('30');
   const action = useAction();
-  if (!open) return <button type="button" onClick={() => setOpen(true)}>Extend<span class="visually-hidden"> {entry.playerName ?? entry.platformId}</span></button>;
+  if (!open)
+    return (
+      <button type="button" onClick={() => setOpen(true)}>
+        Extend<span class="visually-hidden"> {entry.playerName ?? entry.platformId}</span>
+      </button>
+    );
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -94,8 +157,12 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
       <TextField label="Days more" type="number" value={days} onInput={setDays} required min={1} max={36500} />
       <ErrorText error={action.error} />
       <div class="field button actions">
-        <button class="primary" type="submit" disabled={action.busy}>Extend</button>
-        <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Extend
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
       </div>
     </form>
   );
@@ -116,8 +183,11 @@ function AddEntry({ servers, onDone }: { servers: ManagedServer[]; onDone: (mess
     void action.run(async () => {
       if (f.scope === 'some' && chosen.size === 0) throw new Problem('Choose at least one server, or every server.');
       const entry = await api<QueueEntry>('POST', '/api/priority-queue', {
-        platformId: f.platformId.trim(), playerName: f.playerName.trim() || null, comment: f.comment.trim() || null,
-        ...(f.length === 'days' ? { durationDays: Number(f.days) } : {}), serverIds: f.scope === 'some' ? [...chosen] : null,
+        platformId: f.platformId.trim(),
+        playerName: f.playerName.trim() || null,
+        comment: f.comment.trim() || null,
+        ...(f.length === 'days' ? { durationDays: Number(f.days) } : {}),
+        serverIds: f.scope === 'some' ? [...chosen] : null,
       });
       setF({ ...f, platformId: '', playerName: '', comment: '' });
       onDone(`${entry.playerName ?? entry.platformId} is in the queue${entry.permanent ? ' for good' : ''}.`);
@@ -128,30 +198,63 @@ function AddEntry({ servers, onDone }: { servers: ManagedServer[]; onDone: (mess
       <h2 id="add-queue">Add a player to the queue</h2>
       <form onSubmit={submit}>
         <div class="grid2">
-          <TextField label="Player id" value={f.platformId} onInput={(platformId) => setF({ ...f, platformId })} required pattern={platformIdPattern}
-            hint="Steam64 (17 digits), DayZ ID or console id." />
-          <TextField label="Player name (optional)" value={f.playerName} onInput={(playerName) => setF({ ...f, playerName })} maxLength={128} />
+          <TextField
+            label="Player id"
+            value={f.platformId}
+            onInput={(platformId) => setF({ ...f, platformId })}
+            required
+            pattern={platformIdPattern}
+            hint="Steam64 (17 digits), DayZ ID or console id."
+          />
+          <TextField
+            label="Player name (optional)"
+            value={f.playerName}
+            onInput={(playerName) => setF({ ...f, playerName })}
+            maxLength={128}
+          />
         </div>
         <TextField label="Comment (optional)" value={f.comment} onInput={(comment) => setF({ ...f, comment })} maxLength={500} />
         <div class="grid2">
           <div>
-            <Choices legend="Expiry" value={f.length} onChange={(length) => setF({ ...f, length })} options={[['days', 'After a number of days'], ['permanent', 'Never']]} />
-            {f.length === 'days' && <TextField label="Days" type="number" value={f.days} onInput={(days) => setF({ ...f, days })} required min={1} max={36500} />}
+            <Choices
+              legend="Expiry"
+              value={f.length}
+              onChange={(length) => setF({ ...f, length })}
+              options={[
+                ['days', 'After a number of days'],
+                ['permanent', 'Never'],
+              ]}
+            />
+            {f.length === 'days' && (
+              <TextField label="Days" type="number" value={f.days} onInput={(days) => setF({ ...f, days })} required min={1} max={36500} />
+            )}
           </div>
           <div>
-            <Choices legend="Servers" value={f.scope} onChange={(scope) => setF({ ...f, scope })} options={[['all', 'Every server of the community'], ['some', 'Only the servers chosen below']]} />
+            <Choices
+              legend="Servers"
+              value={f.scope}
+              onChange={(scope) => setF({ ...f, scope })}
+              options={[
+                ['all', 'Every server of the community'],
+                ['some', 'Only the servers chosen below'],
+              ]}
+            />
             {f.scope === 'some' && (
               <fieldset class="field">
                 <legend>Servers</legend>
                 {servers.map((s) => (
-                  <label class="choice" key={s.id}><input type="checkbox" checked={chosen.has(s.id)} onChange={() => toggle(s.id)} /> {s.name}</label>
+                  <label class="choice" key={s.id}>
+                    <input type="checkbox" checked={chosen.has(s.id)} onChange={() => toggle(s.id)} /> {s.name}
+                  </label>
                 ))}
               </fieldset>
             )}
           </div>
         </div>
         <ErrorText error={action.error} />
-        <button class="primary" type="submit" disabled={action.busy}>Add to the queue</button>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Add to the queue
+        </button>
       </form>
     </section>
   );

@@ -21,7 +21,12 @@ export function ServerActions({ serverId, serverName, onQueued }: { serverId: st
 }
 
 const delays: [string, string][] = [
-  ['0', 'Now'], ['60', 'In 1 minute'], ['300', 'In 5 minutes'], ['600', 'In 10 minutes'], ['900', 'In 15 minutes'], ['1800', 'In 30 minutes'],
+  ['0', 'Now'],
+  ['60', 'In 1 minute'],
+  ['300', 'In 5 minutes'],
+  ['600', 'In 10 minutes'],
+  ['900', 'In 15 minutes'],
+  ['1800', 'In 30 minutes'],
   ['other', 'After a number of seconds'],
 ];
 
@@ -45,36 +50,67 @@ function RestartForm({ serverId, serverName, onQueued }: { serverId: string; ser
     setQueued('');
     setAsking(true);
   };
-  const restart = () => void action.run(async () => {
-    try {
-      const command = await api<ServerCommand>('POST', `/api/servers/${serverId}/restart`, { delaySeconds, ...(message.trim() ? { message: message.trim() } : {}) });
-      setQueued(queuedInWords(command));
-      setMessage('');
-      onQueued();
-    } finally {
-      setAsking(false);
-    }
-  });
+  const restart = () =>
+    void action.run(async () => {
+      try {
+        const command = await api<ServerCommand>('POST', `/api/servers/${serverId}/restart`, {
+          delaySeconds,
+          ...(message.trim() ? { message: message.trim() } : {}),
+        });
+        setQueued(queuedInWords(command));
+        setMessage('');
+        onQueued();
+      } finally {
+        setAsking(false);
+      }
+    });
   return (
     <form class="panel" onSubmit={ask} aria-labelledby="restart-title">
       <h3 id="restart-title">Restart</h3>
-      <SelectField label="Shut down" value={delay} onChange={(v) => { setDelay(v); setAsking(false); }} options={delays}
-        hint="Counted from when the agent takes the command. Players are warned 5 min, 2 min, 1 min, 30 s and 10 s before (those within the delay); the server is locked for its last minute." />
+      <SelectField
+        label="Shut down"
+        value={delay}
+        onChange={(v) => {
+          setDelay(v);
+          setAsking(false);
+        }}
+        options={delays}
+        hint="Counted from when the agent takes the command. Players are warned 5 min, 2 min, 1 min, 30 s and 10 s before (those within the delay); the server is locked for its last minute."
+      />
       {delay === 'other' && (
-        <TextField label="Seconds until the shutdown" type="number" value={seconds} onInput={(v) => { setSeconds(v); setAsking(false); }} required min={0} max={3600} />
+        <TextField
+          label="Seconds until the shutdown"
+          type="number"
+          value={seconds}
+          onInput={(v) => {
+            setSeconds(v);
+            setAsking(false);
+          }}
+          required
+          min={0}
+          max={3600}
+        />
       )}
       <TextField label="Message with each warning (optional)" value={message} onInput={setMessage} maxLength={200} />
       <ErrorText error={action.error} />
       {queued && <Notice>{queued}</Notice>}
-      {asking
-        ? (
-          <div class="actions" role="group" aria-label="Confirm the restart">
-            <span>Restart {serverName} {when}?</span>
-            <button ref={yes} type="button" class="danger" disabled={action.busy} onClick={restart}>Yes, restart</button>
-            <button type="button" onClick={() => setAsking(false)}>No</button>
-          </div>
-        )
-        : <button type="submit" class="danger">Restart the server</button>}
+      {asking ? (
+        <div class="actions" role="group" aria-label="Confirm the restart">
+          <span>
+            Restart {serverName} {when}?
+          </span>
+          <button ref={yes} type="button" class="danger" disabled={action.busy} onClick={restart}>
+            Yes, restart
+          </button>
+          <button type="button" onClick={() => setAsking(false)}>
+            No
+          </button>
+        </div>
+      ) : (
+        <button type="submit" class="danger">
+          Restart the server
+        </button>
+      )}
     </form>
   );
 }
@@ -96,11 +132,20 @@ function MessageForm({ serverId, onQueued }: { serverId: string; onQueued: () =>
   return (
     <form class="panel" onSubmit={send} aria-labelledby="message-title">
       <h3 id="message-title">Message to all players</h3>
-      <TextField label="Message" value={text} onInput={setText} required maxLength={200} pattern=".*\S.*"
-        hint="Shown in the game's chat to everyone on the server." />
+      <TextField
+        label="Message"
+        value={text}
+        onInput={setText}
+        required
+        maxLength={200}
+        pattern=".*\S.*"
+        hint="Shown in the game's chat to everyone on the server."
+      />
       <ErrorText error={action.error} />
       {queued && <Notice>{queued}</Notice>}
-      <button type="submit" class="primary" disabled={action.busy}>Send the message</button>
+      <button type="submit" class="primary" disabled={action.busy}>
+        Send the message
+      </button>
     </form>
   );
 }

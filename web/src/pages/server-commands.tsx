@@ -12,7 +12,10 @@ const refreshMs = 5000;
 
 /** A command as listed: a sent restart's shutdown on this browser's clock (from dueInSeconds, so clock skew does not matter). */
 type Listed = ServerCommand & { dueLocalMs: number | null };
-interface Shown { commands: Listed[]; cursor: string | null }
+interface Shown {
+  commands: Listed[];
+  cursor: string | null;
+}
 
 const listed = (page: CommandPage): Listed[] => {
   const receivedMs = Date.now();
@@ -58,10 +61,11 @@ export function CommandHistory({ serverId, round }: { serverId: string; round: n
     const timer = setTimeout(() => void refresh(), refreshMs);
     return () => clearTimeout(timer);
   }, [shown, error, open]);
-  const older = () => void more.run(async () => {
-    const next = await page(shown?.cursor ?? null);
-    setShown((old) => ({ commands: [...(old?.commands ?? []), ...listed(next)], cursor: next.nextCursor }));
-  });
+  const older = () =>
+    void more.run(async () => {
+      const next = await page(shown?.cursor ?? null);
+      setShown((old) => ({ commands: [...(old?.commands ?? []), ...listed(next)], cursor: next.nextCursor }));
+    });
 
   return (
     <section aria-labelledby="commands-title">
@@ -70,25 +74,44 @@ export function CommandHistory({ serverId, round }: { serverId: string; round: n
       <ErrorText error={error ?? more.error} />
       {!shown && !error && <Loading what="the commands" />}
       {shown && (
-        <Table caption="Commands, newest first" head={['When', 'What', 'Who', 'State', 'Detail']} empty={shown.commands.length === 0 && 'No commands yet.'}>
+        <Table
+          caption="Commands, newest first"
+          head={['When', 'What', 'Who', 'State', 'Detail']}
+          empty={shown.commands.length === 0 && 'No commands yet.'}
+        >
           {shown.commands.map((c) => (
             <tr key={c.id}>
-              <td><TimeAgo iso={c.createdAt} /></td>
+              <td>
+                <TimeAgo iso={c.createdAt} />
+              </td>
               <td>{commandInWords(c)}</td>
               <td>{requesterInWords(c.requestedBy)}</td>
-              <td><Badge tone={statusTone[c.status]}>{statusWords[c.status]}</Badge></td>
-              <td><Detail command={c} /></td>
+              <td>
+                <Badge tone={statusTone[c.status]}>{statusWords[c.status]}</Badge>
+              </td>
+              <td>
+                <Detail command={c} />
+              </td>
             </tr>
           ))}
         </Table>
       )}
-      {shown?.cursor && <button type="button" onClick={older} disabled={more.busy}>Load older commands</button>}
+      {shown?.cursor && (
+        <button type="button" onClick={older} disabled={more.busy}>
+          Load older commands
+        </button>
+      )}
     </section>
   );
 }
 
 function Detail({ command: c }: { command: Listed }) {
-  if (c.status === 'pending') return <span class="muted">Waiting for the agent; expires <TimeAgo iso={c.expiresAt} /></span>;
+  if (c.status === 'pending')
+    return (
+      <span class="muted">
+        Waiting for the agent; expires <TimeAgo iso={c.expiresAt} />
+      </span>
+    );
   if (c.status === 'sent' && c.dueLocalMs !== null) return <Countdown dueMs={c.dueLocalMs} />;
   if (c.status === 'sent') return <span class="muted">The agent is carrying it out</span>;
   return <>{c.detail ?? '–'}</>;
@@ -104,5 +127,9 @@ function Countdown({ dueMs }: { dueMs: number }) {
   const left = Math.round((dueMs - nowMs) / 1000);
   if (left <= 0) return <span>Shutting down now</span>;
   const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return <span>Shuts down in <span class="mono">{clock}</span></span>;
+  return (
+    <span>
+      Shuts down in <span class="mono">{clock}</span>
+    </span>
+  );
 }

@@ -19,13 +19,24 @@ export function OnlinePlayers({ serverId, control, onQueued }: { serverId: strin
       <ErrorText error={online.error} />
       {queued && <Notice>{queued}</Notice>}
       {online.data && (
-        <Table caption="Players active in the last 90 seconds" head={['Name', 'Player id', ...(control ? ['Actions'] : [])]}
-          empty={online.data.count === 0 && 'Nobody is online.'}>
+        <Table
+          caption="Players active in the last 90 seconds"
+          head={['Name', 'Player id', ...(control ? ['Actions'] : [])]}
+          empty={online.data.count === 0 && 'Nobody is online.'}
+        >
           {online.data.players.map((p) => (
             <tr key={p.platformId}>
               <td>{p.name}</td>
-              <td><a class="mono" href={`/p/${encodeURIComponent(p.platformId)}`}>{p.platformId}</a></td>
-              {control && <td><KickButton serverId={serverId} player={p} onQueued={kicked} /></td>}
+              <td>
+                <a class="mono" href={`/p/${encodeURIComponent(p.platformId)}`}>
+                  {p.platformId}
+                </a>
+              </td>
+              {control && (
+                <td>
+                  <KickButton serverId={serverId} player={p} onQueued={kicked} />
+                </td>
+              )}
             </tr>
           ))}
         </Table>
@@ -51,19 +62,31 @@ function KickButton({ serverId, player, onQueued }: { serverId: string; player: 
   const kick = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
-      const command = await api<ServerCommand>('POST', `/api/servers/${serverId}/kick`, { platformId: player.platformId, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      const command = await api<ServerCommand>('POST', `/api/servers/${serverId}/kick`, {
+        platformId: player.platformId,
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      });
       close();
       onQueued(queuedInWords(command, player.name));
     });
   };
-  if (!asking) return <button type="button" onClick={() => setAsking(true)}>Kick<span class="visually-hidden"> {player.name}</span></button>;
+  if (!asking)
+    return (
+      <button type="button" onClick={() => setAsking(true)}>
+        Kick<span class="visually-hidden"> {player.name}</span>
+      </button>
+    );
   return (
     <form ref={form} onSubmit={kick} aria-label={`Kick ${player.name}`}>
       <TextField label="Reason (optional)" value={reason} onInput={setReason} maxLength={64} hint="Shown to the player." />
       <ErrorText error={action.error} />
       <div class="actions">
-        <button type="submit" class="danger" disabled={action.busy}>Kick {player.name}</button>
-        <button type="button" onClick={close}>Cancel</button>
+        <button type="submit" class="danger" disabled={action.busy}>
+          Kick {player.name}
+        </button>
+        <button type="button" onClick={close}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -8,10 +8,11 @@ import { everyHours, isTimeZone, parseTimes } from '../restart-times.ts';
 import type { RestartSchedule } from '../types.ts';
 
 /** The schedule, or null when none is set (the service answers 404). */
-const loadSchedule = (serverId: string) => api<RestartSchedule>('GET', `/api/servers/${serverId}/restart-schedule`).catch((err: unknown) => {
-  if (err instanceof ApiFailure && err.status === 404) return null;
-  throw err;
-});
+const loadSchedule = (serverId: string) =>
+  api<RestartSchedule>('GET', `/api/servers/${serverId}/restart-schedule`).catch((err: unknown) => {
+    if (err instanceof ApiFailure && err.status === 404) return null;
+    throw err;
+  });
 
 export function RestartScheduleSection({ serverId, control }: { serverId: string; control: boolean }) {
   const schedule = useLoad(() => loadSchedule(serverId), [serverId]);
@@ -29,7 +30,9 @@ export function RestartScheduleSection({ serverId, control }: { serverId: string
       {schedule.data !== undefined && (
         <>
           <ScheduleFacts schedule={schedule.data} />
-          {control && <ScheduleEditor key={schedule.data?.updatedAt ?? 'none'} serverId={serverId} schedule={schedule.data} onChanged={changed} />}
+          {control && (
+            <ScheduleEditor key={schedule.data?.updatedAt ?? 'none'} serverId={serverId} schedule={schedule.data} onChanged={changed} />
+          )}
         </>
       )}
     </section>
@@ -42,16 +45,36 @@ function ScheduleFacts({ schedule: s }: { schedule: RestartSchedule | null }) {
   if (!s) return <p class="muted">No restart schedule is set: the server restarts only when someone restarts it.</p>;
   return (
     <dl class="facts">
-      <div><dt>State</dt><dd>{s.enabled ? <Badge tone="ok">On</Badge> : <Badge tone="off">Off</Badge>}</dd></div>
-      <div><dt>Every day at</dt><dd>{s.times.join(', ')} ({s.timeZone})</dd></div>
-      <div><dt>Warning</dt><dd>{warningInWords(s.warningSeconds)}</dd></div>
-      {s.message && <div><dt>Message</dt><dd>{s.message}</dd></div>}
+      <div>
+        <dt>State</dt>
+        <dd>{s.enabled ? <Badge tone="ok">On</Badge> : <Badge tone="off">Off</Badge>}</dd>
+      </div>
+      <div>
+        <dt>Every day at</dt>
+        <dd>
+          {s.times.join(', ')} ({s.timeZone})
+        </dd>
+      </div>
+      <div>
+        <dt>Warning</dt>
+        <dd>{warningInWords(s.warningSeconds)}</dd>
+      </div>
+      {s.message && (
+        <div>
+          <dt>Message</dt>
+          <dd>{s.message}</dd>
+        </div>
+      )}
       <div>
         <dt>Next restart</dt>
         <dd>
-          {s.nextAt
-            ? <><time dateTime={s.nextAt}>{formatDateTime(s.nextAt)}</time> your time ({formatInZone(s.nextAt, s.timeZone)} in {s.timeZone})</>
-            : 'none while the schedule is off'}
+          {s.nextAt ? (
+            <>
+              <time dateTime={s.nextAt}>{formatDateTime(s.nextAt)}</time> your time ({formatInZone(s.nextAt, s.timeZone)} in {s.timeZone})
+            </>
+          ) : (
+            'none while the schedule is off'
+          )}
         </dd>
       </div>
     </dl>
@@ -63,10 +86,21 @@ let zoneList: string[] | undefined;
 /** Zones to pick from as one types (read once); the browser's list leaves out UTC, which servers often use. */
 const knownZones = () => (zoneList ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')]);
 
-function ScheduleEditor({ serverId, schedule, onChanged }: { serverId: string; schedule: RestartSchedule | null; onChanged: (words: string) => void }) {
+function ScheduleEditor({
+  serverId,
+  schedule,
+  onChanged,
+}: {
+  serverId: string;
+  schedule: RestartSchedule | null;
+  onChanged: (words: string) => void;
+}) {
   const [f, setF] = useState({
-    enabled: schedule?.enabled ?? true, timeZone: schedule?.timeZone ?? browserZone(), times: schedule?.times.join(', ') ?? '',
-    warningSeconds: String(schedule?.warningSeconds ?? 300), message: schedule?.message ?? '',
+    enabled: schedule?.enabled ?? true,
+    timeZone: schedule?.timeZone ?? browserZone(),
+    times: schedule?.times.join(', ') ?? '',
+    warningSeconds: String(schedule?.warningSeconds ?? 300),
+    message: schedule?.message ?? '',
   });
   const save = useAction();
   const remove = useAction();
@@ -75,9 +109,14 @@ function ScheduleEditor({ serverId, schedule, onChanged }: { serverId: string; s
     e.preventDefault();
     void save.run(async () => {
       const timeZone = f.timeZone.trim();
-      if (!isTimeZone(timeZone)) throw new Problem(`"${timeZone}" is no time zone: give an IANA name such as Europe/Berlin, America/New_York or UTC.`);
+      if (!isTimeZone(timeZone))
+        throw new Problem(`"${timeZone}" is no time zone: give an IANA name such as Europe/Berlin, America/New_York or UTC.`);
       const saved = await api<RestartSchedule>('PUT', `/api/servers/${serverId}/restart-schedule`, {
-        enabled: f.enabled, timeZone, times: parseTimes(f.times), warningSeconds: Number(f.warningSeconds), message: f.message.trim() || null,
+        enabled: f.enabled,
+        timeZone,
+        times: parseTimes(f.times),
+        warningSeconds: Number(f.warningSeconds),
+        message: f.message.trim() || null,
       });
       onChanged(saved.enabled ? 'Restart schedule saved.' : 'Restart schedule saved, and off: no scheduled restarts until it is on.');
     });
@@ -86,28 +125,67 @@ function ScheduleEditor({ serverId, schedule, onChanged }: { serverId: string; s
     <form class="panel" onSubmit={submit} aria-labelledby="schedule-edit-title">
       <h3 id="schedule-edit-title">{schedule ? 'Change the schedule' : 'Set a schedule'}</h3>
       <div class="field">
-        <label class="choice"><input type="checkbox" checked={f.enabled} onChange={(e) => setF({ ...f, enabled: e.currentTarget.checked })} /> Restart on this schedule</label>
+        <label class="choice">
+          <input type="checkbox" checked={f.enabled} onChange={(e) => setF({ ...f, enabled: e.currentTarget.checked })} /> Restart on this
+          schedule
+        </label>
       </div>
-      <TextField label="Time zone" value={f.timeZone} onInput={(timeZone) => setF({ ...f, timeZone })} required maxLength={64} list={zones}
-        hint="The server's zone, an IANA name such as Europe/Berlin; the times are in it." />
-      <datalist id={zones}>{knownZones().map((z) => <option key={z} value={z} />)}</datalist>
+      <TextField
+        label="Time zone"
+        value={f.timeZone}
+        onInput={(timeZone) => setF({ ...f, timeZone })}
+        required
+        maxLength={64}
+        list={zones}
+        hint="The server's zone, an IANA name such as Europe/Berlin; the times are in it."
+      />
+      <datalist id={zones}>
+        {knownZones().map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
       <EveryHours onFill={(times) => setF({ ...f, times: times.join(', ') })} />
-      <TextField label="Times of day" value={f.times} onInput={(times) => setF({ ...f, times })} required
-        hint="24-hour HH:MM in the server's zone, separated by commas (at most 48)." />
+      <TextField
+        label="Times of day"
+        value={f.times}
+        onInput={(times) => setF({ ...f, times })}
+        required
+        hint="24-hour HH:MM in the server's zone, separated by commas (at most 48)."
+      />
       <div class="grid2">
-        <TextField label="Warning before each restart (seconds)" type="number" value={f.warningSeconds} onInput={(warningSeconds) => setF({ ...f, warningSeconds })}
-          required min={0} max={3600} hint="The restart is queued this long before each time: players are warned, the server locked and the files pulled first." />
-        <TextField label="Message with each warning (optional)" value={f.message} onInput={(message) => setF({ ...f, message })} maxLength={200} />
+        <TextField
+          label="Warning before each restart (seconds)"
+          type="number"
+          value={f.warningSeconds}
+          onInput={(warningSeconds) => setF({ ...f, warningSeconds })}
+          required
+          min={0}
+          max={3600}
+          hint="The restart is queued this long before each time: players are warned, the server locked and the files pulled first."
+        />
+        <TextField
+          label="Message with each warning (optional)"
+          value={f.message}
+          onInput={(message) => setF({ ...f, message })}
+          maxLength={200}
+        />
       </div>
       <ErrorText error={save.error ?? remove.error} />
       <div class="actions">
-        <button class="primary" type="submit" disabled={save.busy}>Save the schedule</button>
+        <button class="primary" type="submit" disabled={save.busy}>
+          Save the schedule
+        </button>
         {schedule && (
-          <ConfirmButton label="Remove the schedule" confirmLabel="Remove the restart schedule? The server then restarts only when someone restarts it."
-            onConfirm={() => remove.run(async () => {
-              await api('DELETE', `/api/servers/${serverId}/restart-schedule`);
-              onChanged('Restart schedule removed.');
-            })} />
+          <ConfirmButton
+            label="Remove the schedule"
+            confirmLabel="Remove the restart schedule? The server then restarts only when someone restarts it."
+            onConfirm={() =>
+              remove.run(async () => {
+                await api('DELETE', `/api/servers/${serverId}/restart-schedule`);
+                onChanged('Restart schedule removed.');
+              })
+            }
+          />
         )}
       </div>
     </form>
@@ -133,7 +211,11 @@ function EveryHours({ onFill }: { onFill: (times: string[]) => void }) {
       <div class="row">
         <TextField label="Every (hours)" type="number" value={hours} onInput={setHours} />
         <TextField label="From" type="time" value={from} onInput={setFrom} />
-        <div class="field button"><button type="button" onClick={fill}>Fill the times</button></div>
+        <div class="field button">
+          <button type="button" onClick={fill}>
+            Fill the times
+          </button>
+        </div>
       </div>
       <ErrorText error={problem} />
     </fieldset>

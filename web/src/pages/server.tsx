@@ -22,18 +22,47 @@ export function ServerPage({ params }: { params: Record<string, string> }) {
   // Moves on after each command given on the page, so the history shows it at once.
   const [commandsRound, setCommandsRound] = useState(0);
   const queued = () => setCommandsRound((r) => r + 1);
-  if (server.error) return <><PageTitle>Server</PageTitle><ErrorText error={server.error} /></>;
-  if (!server.data) return <><PageTitle>Server</PageTitle><Loading what="the server" /></>;
+  if (server.error)
+    return (
+      <>
+        <PageTitle>Server</PageTitle>
+        <ErrorText error={server.error} />
+      </>
+    );
+  if (!server.data)
+    return (
+      <>
+        <PageTitle>Server</PageTitle>
+        <Loading what="the server" />
+      </>
+    );
   const s = server.data;
   return (
     <>
       <PageTitle>{s.name}</PageTitle>
       <dl class="facts">
-        <div><dt>State</dt><dd>{s.online ? <Badge tone="ok">Online</Badge> : <Badge tone="off">Offline</Badge>}</dd></div>
-        <div><dt>Map</dt><dd>{s.map ?? '–'}</dd></div>
-        <div><dt>Players</dt><dd>{s.online ? formatCount(s.players) : '–'}</dd></div>
-        <div><dt>FPS</dt><dd>{s.online ? formatFps(s.fps) : '–'}</dd></div>
-        <div><dt>Last seen</dt><dd><TimeAgo iso={s.lastSeenAt} /></dd></div>
+        <div>
+          <dt>State</dt>
+          <dd>{s.online ? <Badge tone="ok">Online</Badge> : <Badge tone="off">Offline</Badge>}</dd>
+        </div>
+        <div>
+          <dt>Map</dt>
+          <dd>{s.map ?? '–'}</dd>
+        </div>
+        <div>
+          <dt>Players</dt>
+          <dd>{s.online ? formatCount(s.players) : '–'}</dd>
+        </div>
+        <div>
+          <dt>FPS</dt>
+          <dd>{s.online ? formatFps(s.fps) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Last seen</dt>
+          <dd>
+            <TimeAgo iso={s.lastSeenAt} />
+          </dd>
+        </div>
       </dl>
       <Chart serverId={s.id} />
       {control && <ServerActions serverId={s.id} serverName={s.name} onQueued={queued} />}
@@ -82,10 +111,17 @@ function BanList({ serverId }: { serverId: string }) {
       <p class="muted">The bans last written to this server's ban file.</p>
       <ErrorText error={bans.error} />
       {bans.data && (
-        <Table caption="Bans synced to this server" head={['Player', 'Reason', 'Until']} empty={bans.data.bans.length === 0 && 'No bans synced to this server.'}>
+        <Table
+          caption="Bans synced to this server"
+          head={['Player', 'Reason', 'Until']}
+          empty={bans.data.bans.length === 0 && 'No bans synced to this server.'}
+        >
           {bans.data.bans.map((b) => (
             <tr key={b.platformId}>
-              <td>{b.playerName ?? 'unnamed'}<div class="mono">{b.platformId}</div></td>
+              <td>
+                {b.playerName ?? 'unnamed'}
+                <div class="mono">{b.platformId}</div>
+              </td>
               <td>{b.reason ?? '–'}</td>
               <td>{b.permanent ? 'Permanent' : <DateText iso={b.expiresAt} />}</td>
             </tr>
@@ -101,31 +137,71 @@ const pageSize = 25;
 function Leaderboard({ serverId }: { serverId: string }) {
   const [sort, setSort] = useState('points');
   const [offset, setOffset] = useState(0);
-  const board = useLoad(() => api<LeaderboardPage>('GET', `/api/servers/${serverId}/leaderboard${query({ sort, offset, limit: pageSize })}`), [serverId, sort, offset]);
+  const board = useLoad(
+    () => api<LeaderboardPage>('GET', `/api/servers/${serverId}/leaderboard${query({ sort, offset, limit: pageSize })}`),
+    [serverId, sort, offset],
+  );
   const total = board.data?.total ?? 0;
   return (
     <section aria-labelledby="board-title">
       <h2 id="board-title">Leaderboard</h2>
       <div class="row">
-        <SelectField label="Sort by" value={sort} onChange={(v) => { setSort(v); setOffset(0); }}
-          options={[['points', 'Points'], ['kd', 'Kills per death'], ['kills', 'Kills']]} />
+        <SelectField
+          label="Sort by"
+          value={sort}
+          onChange={(v) => {
+            setSort(v);
+            setOffset(0);
+          }}
+          options={[
+            ['points', 'Points'],
+            ['kd', 'Kills per death'],
+            ['kills', 'Kills'],
+          ]}
+        />
       </div>
       <ErrorText error={board.error} />
       {board.data && (
         <>
-          <Table caption={pageCaption(`Ranking by ${sort === 'kd' ? 'kills per death' : sort}, players`, offset, board.data.players.length, total)}
-            head={[['Rank', 'num'], 'Player', ['Points', 'num'], ['Kills', 'num'], ['Deaths', 'num'], ['K/D', 'num'], ['Headshots', 'num'], 'Play time']}
-            empty={board.data.players.length === 0 && 'No ranked players yet.'}>
+          <Table
+            caption={pageCaption(
+              `Ranking by ${sort === 'kd' ? 'kills per death' : sort}, players`,
+              offset,
+              board.data.players.length,
+              total,
+            )}
+            head={[
+              ['Rank', 'num'],
+              'Player',
+              ['Points', 'num'],
+              ['Kills', 'num'],
+              ['Deaths', 'num'],
+              ['K/D', 'num'],
+              ['Headshots', 'num'],
+              'Play time',
+            ]}
+            empty={board.data.players.length === 0 && 'No ranked players yet.'}
+          >
             {board.data.players.map((p) => (
               <tr key={p.platformId}>
-                <td class="num">{p.rank}</td><td>{p.name}</td><td class="num">{p.points}</td><td class="num">{p.kills}</td>
-                <td class="num">{p.deaths}</td><td class="num">{p.kd.toFixed(2)}</td><td class="num">{p.headshots}</td><td>{playTime(p.playMinutes)}</td>
+                <td class="num">{p.rank}</td>
+                <td>{p.name}</td>
+                <td class="num">{p.points}</td>
+                <td class="num">{p.kills}</td>
+                <td class="num">{p.deaths}</td>
+                <td class="num">{p.kd.toFixed(2)}</td>
+                <td class="num">{p.headshots}</td>
+                <td>{playTime(p.playMinutes)}</td>
               </tr>
             ))}
           </Table>
           <div class="pager">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>Previous page</button>
-            <button type="button" disabled={offset + pageSize >= total} onClick={() => setOffset(offset + pageSize)}>Next page</button>
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
+              Previous page
+            </button>
+            <button type="button" disabled={offset + pageSize >= total} onClick={() => setOffset(offset + pageSize)}>
+              Next page
+            </button>
           </div>
         </>
       )}
@@ -143,26 +219,43 @@ function Killfeed({ serverId }: { serverId: string }) {
     setCursor(page.nextCursor);
     return page;
   }, [serverId]);
-  const older = () => void more.run(async () => {
-    const page = await api<KillfeedPage>('GET', `/api/servers/${serverId}/kills${query({ limit: 20, before: cursor })}`);
-    setKills([...(kills ?? []), ...page.kills]);
-    setCursor(page.nextCursor);
-  });
+  const older = () =>
+    void more.run(async () => {
+      const page = await api<KillfeedPage>('GET', `/api/servers/${serverId}/kills${query({ limit: 20, before: cursor })}`);
+      setKills([...(kills ?? []), ...page.kills]);
+      setCursor(page.nextCursor);
+    });
   return (
     <section aria-labelledby="feed-title">
       <h2 id="feed-title">Killfeed</h2>
       <ErrorText error={first.error ?? more.error} />
       {kills && (
-        <Table caption="Kills, newest first" head={['When', 'Killer', 'Victim', 'Weapon', ['Distance', 'num']]} empty={kills.length === 0 && 'No kills yet.'}>
+        <Table
+          caption="Kills, newest first"
+          head={['When', 'Killer', 'Victim', 'Weapon', ['Distance', 'num']]}
+          empty={kills.length === 0 && 'No kills yet.'}
+        >
           {kills.map((k) => (
             <tr key={k.ts}>
-              <td><TimeAgo iso={k.ts} /></td><td>{k.killerName}</td><td>{k.victimName}{k.isHeadshot ? ' (headshot)' : ''}</td>
-              <td>{k.weapon}</td><td class="num">{Math.round(k.distance)} m</td>
+              <td>
+                <TimeAgo iso={k.ts} />
+              </td>
+              <td>{k.killerName}</td>
+              <td>
+                {k.victimName}
+                {k.isHeadshot ? ' (headshot)' : ''}
+              </td>
+              <td>{k.weapon}</td>
+              <td class="num">{Math.round(k.distance)} m</td>
             </tr>
           ))}
         </Table>
       )}
-      {cursor && <button type="button" onClick={older} disabled={more.busy}>Load older kills</button>}
+      {cursor && (
+        <button type="button" onClick={older} disabled={more.busy}>
+          Load older kills
+        </button>
+      )}
       {kills && !cursor && kills.length > 0 && <p class="muted">That is the first kill on this server.</p>}
     </section>
   );

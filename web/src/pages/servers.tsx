@@ -2,21 +2,39 @@
 // ingest token (shown once, with the agent's command line filled in for that server).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, ConfirmButton, ErrorText, Loading, Notice, PageTitle, SecretBox, Table, TextField, TimeAgo, useAction, useLoad } from '../components.tsx';
+import {
+  Badge,
+  ConfirmButton,
+  ErrorText,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretBox,
+  Table,
+  TextField,
+  TimeAgo,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { formatCount, formatFps } from '../format.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import type { ManagedServer, ManagedServerList, ServerCreated } from '../types.ts';
 import { AgentCommand } from './agent-command.tsx';
 
-interface ServerForm { name: string; banFilePath: string; priorityFilePath: string }
+interface ServerForm {
+  name: string;
+  banFilePath: string;
+  priorityFilePath: string;
+}
 const emptyForm: ServerForm = { name: '', banFilePath: '', priorityFilePath: '' };
 /**
  * What the form sends. File paths on the service's host are the network operator's alone: others
  * never send them, so saving a name keeps the paths the operator set.
  */
 const body = (f: ServerForm, filePaths: boolean) => ({
-  name: f.name.trim(), ...(filePaths ? { banFilePath: f.banFilePath.trim() || null, priorityFilePath: f.priorityFilePath.trim() || null } : {}),
+  name: f.name.trim(),
+  ...(filePaths ? { banFilePath: f.banFilePath.trim() || null, priorityFilePath: f.priorityFilePath.trim() || null } : {}),
 });
 
 function ServerFields({ form, set, filePaths }: { form: ServerForm; set: (f: ServerForm) => void; filePaths: boolean }) {
@@ -25,10 +43,18 @@ function ServerFields({ form, set, filePaths }: { form: ServerForm; set: (f: Ser
       <TextField label="Name" value={form.name} onInput={(name) => set({ ...form, name })} required maxLength={100} />
       {filePaths && (
         <>
-          <TextField label="Ban file path (optional)" value={form.banFilePath} onInput={(banFilePath) => set({ ...form, banFilePath })}
-            hint="A ban.txt this service writes on its own host, inside the operator's GAME_FILES_DIR. Communities keep theirs on the game host through the agent's --files." />
-          <TextField label="Priority file path (optional)" value={form.priorityFilePath} onInput={(priorityFilePath) => set({ ...form, priorityFilePath })}
-            hint="A priority.txt on this service's host, likewise; leave both empty when the agent keeps the files." />
+          <TextField
+            label="Ban file path (optional)"
+            value={form.banFilePath}
+            onInput={(banFilePath) => set({ ...form, banFilePath })}
+            hint="A ban.txt this service writes on its own host, inside the operator's GAME_FILES_DIR. Communities keep theirs on the game host through the agent's --files."
+          />
+          <TextField
+            label="Priority file path (optional)"
+            value={form.priorityFilePath}
+            onInput={(priorityFilePath) => set({ ...form, priorityFilePath })}
+            hint="A priority.txt on this service's host, likewise; leave both empty when the agent keeps the files."
+          />
         </>
       )}
     </div>
@@ -69,30 +95,51 @@ export function ServersPage() {
       <ErrorText error={list.error ?? row.error} />
       {list.loading && !list.data && <Loading what="the servers" />}
       {list.data && (
-        <Table caption="Servers of your community" head={['Name', 'State', ['Players', 'num'], ['FPS', 'num'], 'Last seen', ...(manage ? ['Actions'] : [])]}
-          empty={list.data.servers.length === 0 && 'No servers yet.'}>
+        <Table
+          caption="Servers of your community"
+          head={['Name', 'State', ['Players', 'num'], ['FPS', 'num'], 'Last seen', ...(manage ? ['Actions'] : [])]}
+          empty={list.data.servers.length === 0 && 'No servers yet.'}
+        >
           {list.data.servers.map((s) => (
             <tr key={s.id}>
-              <td><Link href={`/servers/${s.id}`}>{s.name}</Link>{s.map && <div class="muted">{s.map}</div>}</td>
+              <td>
+                <Link href={`/servers/${s.id}`}>{s.name}</Link>
+                {s.map && <div class="muted">{s.map}</div>}
+              </td>
               <td>{s.online ? <Badge tone="ok">Online</Badge> : <Badge tone="off">Offline</Badge>}</td>
               <td class="num">{s.online ? formatCount(s.players) : '–'}</td>
               <td class="num">{s.online ? formatFps(s.fps) : '–'}</td>
-              <td><TimeAgo iso={s.lastSeenAt} /></td>
+              <td>
+                <TimeAgo iso={s.lastSeenAt} />
+              </td>
               {manage && (
                 <td>
                   <div class="actions">
-                    <button type="button" onClick={() => setEditing(s)}>Edit<span class="visually-hidden"> {s.name}</span></button>
-                    <ConfirmButton label="New ingest token" confirmLabel={`The old token of ${s.name} stops working at once. Continue?`} danger={false}
-                      onConfirm={() => row.run(async () => {
-                        const res = await api<{ ingestToken: string }>('POST', `/api/servers/${s.id}/ingest-token`);
-                        setShown({ title: `New ingest token of ${s.name}`, serverId: s.id, token: res.ingestToken });
-                      })} />
-                    <ConfirmButton label="Revoke" confirmLabel={`Revoke ${s.name}? Its token stops working and it leaves every list.`}
-                      onConfirm={() => row.run(async () => {
-                        await api('DELETE', `/api/servers/${s.id}`);
-                        setDone(`${s.name} revoked.`);
-                        list.reload();
-                      })} />
+                    <button type="button" onClick={() => setEditing(s)}>
+                      Edit<span class="visually-hidden"> {s.name}</span>
+                    </button>
+                    <ConfirmButton
+                      label="New ingest token"
+                      confirmLabel={`The old token of ${s.name} stops working at once. Continue?`}
+                      danger={false}
+                      onConfirm={() =>
+                        row.run(async () => {
+                          const res = await api<{ ingestToken: string }>('POST', `/api/servers/${s.id}/ingest-token`);
+                          setShown({ title: `New ingest token of ${s.name}`, serverId: s.id, token: res.ingestToken });
+                        })
+                      }
+                    />
+                    <ConfirmButton
+                      label="Revoke"
+                      confirmLabel={`Revoke ${s.name}? Its token stops working and it leaves every list.`}
+                      onConfirm={() =>
+                        row.run(async () => {
+                          await api('DELETE', `/api/servers/${s.id}`);
+                          setDone(`${s.name} revoked.`);
+                          list.reload();
+                        })
+                      }
+                    />
                   </div>
                 </td>
               )}
@@ -101,13 +148,17 @@ export function ServersPage() {
         </Table>
       )}
       {editing && (
-        <EditServer server={editing} key={editing.id} onClose={(saved) => {
-          setEditing(null);
-          if (saved) {
-            setDone(`${saved} saved.`);
-            list.reload();
-          }
-        }} />
+        <EditServer
+          server={editing}
+          key={editing.id}
+          onClose={(saved) => {
+            setEditing(null);
+            if (saved) {
+              setDone(`${saved} saved.`);
+              list.reload();
+            }
+          }}
+        />
       )}
       {manage && (
         <section class="panel" aria-labelledby="add-server">
@@ -115,7 +166,9 @@ export function ServersPage() {
           <form onSubmit={create}>
             <ServerFields form={form} set={setForm} filePaths={filePaths} />
             <ErrorText error={add.error} />
-            <button class="primary" type="submit" disabled={add.busy}>Add server</button>
+            <button class="primary" type="submit" disabled={add.busy}>
+              Add server
+            </button>
           </form>
         </section>
       )}
@@ -125,7 +178,11 @@ export function ServersPage() {
 
 function EditServer({ server, onClose }: { server: ManagedServer; onClose: (saved?: string) => void }) {
   const filePaths = useSession().can('accounts.manage');
-  const [form, setForm] = useState<ServerForm>({ name: server.name, banFilePath: server.banFilePath ?? '', priorityFilePath: server.priorityFilePath ?? '' });
+  const [form, setForm] = useState<ServerForm>({
+    name: server.name,
+    banFilePath: server.banFilePath ?? '',
+    priorityFilePath: server.priorityFilePath ?? '',
+  });
   const save = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
@@ -138,13 +195,19 @@ function EditServer({ server, onClose }: { server: ManagedServer; onClose: (save
   useEffect(() => heading.current?.focus(), []);
   return (
     <section class="panel" aria-labelledby="edit-server">
-      <h2 id="edit-server" ref={heading} tabIndex={-1}>Edit {server.name}</h2>
+      <h2 id="edit-server" ref={heading} tabIndex={-1}>
+        Edit {server.name}
+      </h2>
       <form onSubmit={submit}>
         <ServerFields form={form} set={setForm} filePaths={filePaths} />
         <ErrorText error={save.error} />
         <div class="actions">
-          <button class="primary" type="submit" disabled={save.busy}>Save</button>
-          <button type="button" onClick={() => onClose()}>Cancel</button>
+          <button class="primary" type="submit" disabled={save.busy}>
+            Save
+          </button>
+          <button type="button" onClick={() => onClose()}>
+            Cancel
+          </button>
         </div>
       </form>
     </section>

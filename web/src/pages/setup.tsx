@@ -30,17 +30,48 @@ export function SetupPage({ onDone }: { onDone: () => void }) {
   return (
     <main id="main" class="narrow">
       <PageTitle>Set up the service</PageTitle>
-      <p>No one has signed in yet. Create the network operator's community and its first owner: this account runs the
-        service and may add other communities.</p>
+      <p>
+        No one has signed in yet. Create the network operator's community and its first owner: this account runs the service and may add
+        other communities.
+      </p>
       <form onSubmit={submit}>
         <TextField label="Community name" value={accountName} onInput={setAccountName} required maxLength={100} />
-        <TextField label="Username" value={username} onInput={setUsername} required minLength={3} maxLength={64} pattern="[A-Za-z0-9._\-]+"
-          autoComplete="username" hint="3 to 64 letters, digits, dots, dashes or underscores." />
-        <TextField label="Password" type="password" value={password} onInput={setPassword} required minLength={10} maxLength={200}
-          autoComplete="new-password" hint="At least 10 characters; a few words make a good one." />
-        <TextField label="Password again" type="password" value={again} onInput={setAgain} required minLength={10} maxLength={200} autoComplete="new-password" />
+        <TextField
+          label="Username"
+          value={username}
+          onInput={setUsername}
+          required
+          minLength={3}
+          maxLength={64}
+          pattern="[A-Za-z0-9._\-]+"
+          autoComplete="username"
+          hint="3 to 64 letters, digits, dots, dashes or underscores."
+        />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onInput={setPassword}
+          required
+          minLength={10}
+          maxLength={200}
+          autoComplete="new-password"
+          hint="At least 10 characters; a few words make a good one."
+        />
+        <TextField
+          label="Password again"
+          type="password"
+          value={again}
+          onInput={setAgain}
+          required
+          minLength={10}
+          maxLength={200}
+          autoComplete="new-password"
+        />
         <ErrorText error={action.error} />
-        <button class="primary" type="submit" disabled={action.busy}>Create and sign in</button>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Create and sign in
+        </button>
       </form>
     </main>
   );

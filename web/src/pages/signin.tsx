@@ -43,7 +43,9 @@ export function SignInPage({ onDone }: { onDone: () => void }) {
         <TextField label="Password" type="password" value={password} onInput={setPassword} required autoComplete="current-password" />
         <ErrorText error={action.error} />
         {waiting && <p class="muted">You can try again in {waitInWords((waitUntilMs - nowMs) / 1000)}.</p>}
-        <button class="primary" type="submit" disabled={action.busy || waiting}>Sign in</button>
+        <button class="primary" type="submit" disabled={action.busy || waiting}>
+          Sign in
+        </button>
       </form>
     </main>
   );
