@@ -41,4 +41,6 @@ export async function loadState(path: string, serverId: string): Promise<AgentSt
   return { version: 1, serverId, files };
 }
 
-export const saveState = (path: string, state: AgentState) => writeAtomically(path, `${JSON.stringify(state, null, 1)}\n`);
+// Saved after every acknowledged batch: the folder is not synced each time (see writeAtomically).
+export const saveState = (path: string, state: AgentState) =>
+  writeAtomically(path, `${JSON.stringify(state, null, 1)}\n`, { syncFolder: false });

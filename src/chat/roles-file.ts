@@ -63,7 +63,7 @@ export async function setChatRole(deps: Core, accountId: string, chatUserId: str
       if (role === null) delete current[chatUserId];
       else current[chatUserId] = role;
       await mkdir(resolve(deps.config.chat.rolesDir), { recursive: true });
-      await writeAtomically(file, `${JSON.stringify(current, null, 2)}\n`, 0o600);
+      await writeAtomically(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
       return { before };
     });
     if (done) return done.before;

@@ -24,7 +24,12 @@ export async function removeStaleTemps(path: string): Promise<number> {
   return stale.length;
 }
 
-export async function writeAtomically(path: string, content: string | Buffer, mode = 0o644): Promise<void> {
+/**
+ * `syncFolder: false` leaves the rename to the file system's own time: after a power cut the file
+ * may be the previous one, for a file whose previous version is harmless (the agent's state: lines
+ * sent again are duplicates by their event ids).
+ */
+export async function writeAtomically(path: string, content: string | Buffer, { mode = 0o644, syncFolder = true } = {}): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `${tempPrefix(path)}${randomBytes(6).toString('hex')}${tempSuffix}`);
   const file = await open(temp, 'wx', mode);
@@ -43,7 +48,7 @@ export async function writeAtomically(path: string, content: string | Buffer, mo
     await unlink(temp).catch(() => undefined);
     throw err;
   }
-  await syncDir(dir);
+  if (syncFolder) await syncDir(dir);
 }
 
 async function syncDir(dir: string): Promise<void> {
