@@ -51,11 +51,12 @@ BEGIN
     FROM (SELECT p.*, CASE WHEN p.k = 1 THEN p.stored_online WHEN p.prev_online THEN p.prev_ts END AS since FROM presence p) AS x
     GROUP BY x.b, x.id
   ), counted AS (
-    SELECT t.b, t.id, sum(t.kills)::int AS kills, sum(t.deaths)::int AS deaths, sum(t.headshots)::int AS headshots, sum(t.distance) AS distance,
-      sum(t.fired)::int8 AS fired, sum(t.hits)::int8 AS hits,
-      (array_agg(t.name ORDER BY t.ts DESC, t.i DESC, t.sub DESC) FILTER (WHERE t.name IS NOT NULL))[1] AS name,
-      max(t.ts) FILTER (WHERE t.name IS NOT NULL) AS name_at
-    FROM touch t GROUP BY t.b, t.id
+    -- One sort: each player's newest named touch first, the sums over all of its touches.
+    SELECT DISTINCT ON (t.b, t.id) t.b, t.id, sum(t.kills) OVER w AS kills, sum(t.deaths) OVER w AS deaths, sum(t.headshots) OVER w AS headshots,
+      sum(t.distance) OVER w AS distance, sum(t.fired) OVER w AS fired, sum(t.hits) OVER w AS hits,
+      t.name, CASE WHEN t.name IS NOT NULL THEN t.ts END AS name_at
+    FROM touch t WINDOW w AS (PARTITION BY t.b, t.id)
+    ORDER BY t.b, t.id, t.name IS NULL, t.ts DESC, t.i DESC, t.sub DESC
   ), rows AS (
     INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
         play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at)

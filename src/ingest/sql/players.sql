@@ -19,13 +19,14 @@ DECLARE
 BEGIN
   INSERT INTO players AS p (platform_id, name, first_seen_at, last_seen_at, dayz_id, be_guid)
     SELECT n.id, n.name, n.first_seen_at, n.last_seen_at, dayz_ids ->> n.id, be_guids ->> n.id FROM (
-      SELECT t.id, (array_agg(t.name ORDER BY t.ts DESC, t.i DESC, t.sub DESC))[1] AS name, min(t.ts) AS first_seen_at, max(t.ts) AS last_seen_at
+      SELECT DISTINCT ON (t.id) t.id, t.name, min(t.ts) OVER w AS first_seen_at, max(t.ts) OVER w AS last_seen_at
       FROM (SELECT e.killer AS id, e.killer_name AS name, e.ts, e.i, 0 AS sub
             FROM unnest(e_killer, e_killer_name, e_ts) WITH ORDINALITY AS e(killer, killer_name, ts, i) WHERE keep[e.i] AND e.killer IS NOT NULL
             UNION ALL
             SELECT e.player, e.name, e.ts, e.i, 1
             FROM unnest(e_player, e_name, e_ts) WITH ORDINALITY AS e(player, name, ts, i) WHERE keep[e.i] AND e.name IS NOT NULL) AS t
-      GROUP BY t.id) AS n
+      WINDOW w AS (PARTITION BY t.id)
+      ORDER BY t.id, t.ts DESC, t.i DESC, t.sub DESC) AS n
     -- A scalar subquery, one primary-key probe a player: a function's generic plan may scan them all otherwise.
     WHERE (SELECT true FROM players q WHERE q.platform_id = n.id AND q.name = n.name
       AND q.first_seen_at <= n.first_seen_at AND q.last_seen_at >= n.last_seen_at - interval '10 minutes') IS NULL
