@@ -11,77 +11,16 @@ import { requestLog } from './http/request-log.ts';
 import { requestState } from './http/request-state.ts';
 import { proxyTrust } from './http/client.ts';
 import { controllerLimits } from './http/controller-limits.ts';
-import { healthRouter } from './health/health.route.ts';
-import { openApiRouter } from './openapi/openapi.route.ts';
-import { dataApiRouter } from './data-api/router.ts';
+import { capabilities } from './capabilities.ts';
 import { dataApiSwitch } from './data-api/access.ts';
-import { ingestRouter } from './ingest/ingest.route.ts';
-import { setupRouter } from './auth/setup.route.ts';
-import { authRouter } from './auth/auth.route.ts';
-import { usersRouter } from './users/users.route.ts';
-import { accountsRouter } from './accounts/accounts.route.ts';
-import { apiKeysRouter } from './accounts/api-keys.route.ts';
-import { operatorRouter } from './operator/operator.route.ts';
-import { serversRouter } from './servers/servers.route.ts';
-import { auditRouter } from './audit/audit.route.ts';
-import { tilesRouter } from './maps/tiles.route.ts';
 import { isUuid } from './http/uuid.ts';
-import { bansRouter } from './bans/bans.route.ts';
-import { gameFilesRouter } from './game-files/files.route.ts';
-import { queueRouter } from './queue/queue.route.ts';
-import { agentCommandsRouter } from './commands/agent.route.ts';
-import { commandsRouter } from './commands/commands.route.ts';
-import { restartScheduleRouter } from './commands/restart-schedule.route.ts';
-import { activeBansRouter } from './bans/active-bans.route.ts';
-import { chatActionRouter } from './chat/chat.route.ts';
-import { chatUserRolesRouter } from './chat/user-roles.route.ts';
-import { chatBotsRouter } from './chat/bots.route.ts';
-import { trustPoolRouter } from './trust/pool.route.ts';
-import { trustApiRouter } from './trust/router.ts';
-import { trustDiscoveryRouter } from './trust/discovery.route.ts';
-import { partnerKeysRouter } from './trust/partner-keys.route.ts';
-import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
-import { serverViewsRouter } from './servers/server-views.route.ts';
-import { limitsRouter } from './limits/limits.route.ts';
 import { dashboard } from './dashboard/serve.ts';
 
-// Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
-// default but a router.use() guard (authentication) by its exact prefix, so /API/SERVERS reached
-// the handler without the guard; the limits and CSRF exemptions also compare exact paths.
-export const routersOf = (deps: Deps) =>
-  [
-    healthRouter(deps),
-    openApiRouter(),
-    dataApiRouter(deps),
-    ingestRouter(deps),
-    // Before the session routers under /api/servers: /commands/next is no :commandId of theirs.
-    agentCommandsRouter(deps),
-    activeBansRouter(deps),
-    setupRouter(deps),
-    authRouter(deps),
-    usersRouter(deps),
-    accountsRouter(deps),
-    apiKeysRouter(deps),
-    operatorRouter(deps),
-    limitsRouter(deps),
-    serversRouter(deps),
-    serverViewsRouter(deps),
-    auditRouter(deps),
-    tilesRouter(deps),
-    chatActionRouter(deps),
-    chatUserRolesRouter(deps),
-    chatBotsRouter(deps),
-    bansRouter(deps),
-    gameFilesRouter(deps),
-    queueRouter(deps),
-    commandsRouter(deps),
-    restartScheduleRouter(deps),
-    trustPoolRouter(deps),
-    trustApiRouter(deps),
-    trustDiscoveryRouter(deps),
-    partnerKeysRouter(deps),
-    storeWebhookRouter(deps),
-  ].map(normaliseIdParams);
+// Each capability's routers, in the order of src/capabilities.ts. Every router is built with
+// `sensitive: true`: @koa/router matches routes case-insensitively by default but a router.use()
+// guard (authentication) by its exact prefix, so /API/SERVERS reached the handler without the
+// guard; the limits and CSRF exemptions also compare exact paths.
+export const routersOf = (deps: Deps): Router<AppState>[] => capabilities.flatMap((c) => c.routers?.(deps) ?? []).map(normaliseIdParams);
 
 /**
  * Every path parameter that is a UUID reaches its route lower-cased, once, here: a route compares

@@ -1,6 +1,7 @@
 // The service composed: the core (src/core.ts) and what each capability keeps in this process,
-// built by the capability's own factory. Only entry points (web, worker, CLI, demo) and tests hold
-// the whole; a capability's functions take the part they use.
+// its caches built by the factory its description declares (src/capabilities.ts). Only entry
+// points (web, worker, CLI, demo) and tests hold the whole; a capability's functions take the
+// part they use.
 import type { Config } from './config.ts';
 import { closeCore, createCore } from './core.ts';
 import type { Core } from './core.ts';
@@ -9,36 +10,26 @@ import type { Log } from './log.ts';
 import { CacheDrops, invalidationChannel, onInvalidation } from './store/invalidation.ts';
 import type { CacheDropsHeld } from './store/invalidation.ts';
 import { followChannels } from './store/subscriber.ts';
-import { rateLeaseCaches } from './http/rate-leases.ts';
-import { apiKeyCaches } from './accounts/api-key.ts';
-import { serverOwnerCaches } from './servers/server.ts';
-import { serverReadCaches } from './stats/server-reads.ts';
-import { ingestTokenCaches } from './ingest/ingest-token.ts';
+import { capabilities } from './capabilities.ts';
+import type { CachesOf } from './capability.ts';
 import { refreshIngestTokenHashes } from './ingest/ingest-token-hashes.ts';
-import { trustScoreCaches } from './trust/lookup.ts';
-import { ingestCaches } from './ingest/ingest.ts';
 import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-waits.ts';
 import type { AgentWaitsHeld } from './commands/agent-waits.ts';
 import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import type { DataApiRuntime } from './operator/data-api-switch.ts';
 
-function capabilityCaches(core: Core, drops: CacheDrops) {
-  return {
-    ...apiKeyCaches(core.config, drops),
-    ...serverOwnerCaches(core.config, drops),
-    ...serverReadCaches(core.config, drops),
-    ...ingestTokenCaches(core, drops),
-    ...trustScoreCaches(core.config, drops),
-    ...rateLeaseCaches(),
-    ...ingestCaches(),
-  };
+type Caches = CachesOf<typeof capabilities>;
+
+/** Every capability's caches in one object (test/processes/capabilities.test.ts: no name taken twice). */
+function capabilityCaches(core: Core, drops: CacheDrops): Caches {
+  return Object.assign({}, ...capabilities.map((c) => c.caches?.(core, drops))) as Caches;
 }
 
 export type Deps = Core &
   CacheDropsHeld &
   AgentWaitsHeld &
   DataApiRuntime & {
-    caches: ReturnType<typeof capabilityCaches>;
+    caches: Caches;
     /** What connectDeps started and closeDeps stops. */
     closers: (() => void)[];
   };

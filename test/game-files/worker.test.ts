@@ -14,7 +14,7 @@ import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { queuePlayer } from '../../src/queue/queue.ts';
 import { registerServer } from '../../src/servers/server.ts';
-import { runJob } from '../../workers/main.ts';
+import { runJob } from '../../src/job.ts';
 import { logCollector } from '../helpers/controller-http.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
