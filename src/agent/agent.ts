@@ -78,7 +78,14 @@ export class Agent {
   async run(stop: AbortSignal): Promise<AgentReport> {
     this.state = await loadState(this.opts.state, this.opts.serverId);
     const refusalsLogged = new Set<string>();
+    // Pulls the interval starts are awaited at the end: a run that returned has no file write left in flight.
+    const pulling = new Set<Promise<string[]>>();
     const pull = async () => (this.opts.files ? pullGameFiles({ ...this.opts, dir: this.opts.files, refusalsLogged }) : []);
+    const pullInTime = () => {
+      const pulled = pull();
+      pulling.add(pulled);
+      void pulled.finally(() => pulling.delete(pulled));
+    };
     let filesTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const onStop = () => (graceTimer = setTimeout(() => this.hardStop.abort(), this.opts.stopGraceMs));
@@ -97,7 +104,7 @@ export class Agent {
     try {
       if (this.opts.files) {
         await pull();
-        if (!this.opts.once) filesTimer = setInterval(() => void pull(), this.opts.filesIntervalMs);
+        if (!this.opts.once) filesTimer = setInterval(pullInTime, this.opts.filesIntervalMs);
       }
       for (;;) {
         await this.readAll(stop);
@@ -115,6 +122,7 @@ export class Agent {
       stop.removeEventListener('abort', endHost);
       clearTimeout(graceTimer);
       clearInterval(filesTimer);
+      await Promise.all(pulling);
       this.sender.close();
     }
     return this.report();

@@ -5,8 +5,7 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { promisify } from 'node:util';
@@ -18,16 +17,18 @@ import { agentNodeFlags } from '../../bench/v8-flags.ts';
 import { testEnv, t0 } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { dataGet, tenant } from '../helpers/seed.ts';
+import { sharedTempDir } from '../helpers/temp-dir.ts';
 
 const run = promisify(execFile);
 let env: TestEnv;
 let server: Server;
 let hostDir: string;
+let removeHostDir: (() => Promise<void>) | undefined;
 
 test.before(async () => {
   // Built by npm ci and npm run build:agent; built here when a source is newer (an edit under test).
   if (agent.state() !== 'fresh') await agent.build();
-  hostDir = await mkdtemp(join(tmpdir(), 'agent-bundle-'));
+  ({ dir: hostDir, remove: removeHostDir } = await sharedTempDir('agent-bundle-'));
   await copyFile(agentBundle, join(hostDir, 'agent.mjs'));
   env = await testEnv();
   server = createServer(createApp(env.deps).callback());
@@ -36,6 +37,7 @@ test.before(async () => {
 test.after.always(async () => {
   server?.close();
   await env?.close();
+  await removeHostDir?.();
 });
 
 /** `node <the agent's flags> agent.mjs ...` in the game host's folder, with nothing but PATH in its environment. */

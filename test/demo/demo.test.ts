@@ -1,8 +1,6 @@
 // npm run demo, run twice: the same API key and ingest tokens are shown again (nothing minted or
 // rotated), every demo server's token works, and nothing is counted twice.
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { demoLogTemplate, loadDemo } from '../../src/demo/load-demo.ts';
@@ -11,11 +9,12 @@ import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { demoInstructions } from '../../src/demo/instructions.ts';
 import { testEnv } from '../helpers/env.ts';
 import { ev, ingest } from '../helpers/seed.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 
 test('a re-run of the demo reuses its key and tokens; each printed token works', async (t) => {
   const env = await testEnv();
   t.teardown(env.close);
-  const file = join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json');
+  const file = join(tempDirSync(t, 'demo-'), 'credentials.json');
   const first = await loadDemo(env.deps, file);
   const leaderboard = (
     await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', first.apiKey)
@@ -69,7 +68,7 @@ test('a re-run of the demo reuses its key and tokens; each printed token works',
     ).rows[0]!.n;
   const killsBefore = await kills();
   env.clock.advance(24 * 3600_000);
-  const clone = await loadDemo(env.deps, join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json'));
+  const clone = await loadDemo(env.deps, join(tempDirSync(t, 'demo-'), 'credentials.json'));
   t.true(clone.agent.duplicates > 400, 'the history counted once');
   const fromClone = (
     await env.request.get(`/api/v1/data/servers/${first.servers[0]!.id}/leaderboard?limit=100`).set('X-Service-Api-Key', clone.apiKey)
@@ -100,7 +99,7 @@ test('re-timing moves every line and header by the shift, keeping byte lengths (
 test('the demo server is fed by the agent from the DayZ log: leaderboard, killfeed and online players come from it', async (t) => {
   const env = await testEnv();
   t.teardown(env.close);
-  const file = join(mkdtempSync(join(tmpdir(), 'demo-')), 'credentials.json');
+  const file = join(tempDirSync(t, 'demo-'), 'credentials.json');
   const demo = await loadDemo(env.deps, file);
   t.like(demo.agent, { unparsed: 0, rejected: 0 });
   t.true(demo.agent.sent > 400);
