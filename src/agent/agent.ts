@@ -14,7 +14,7 @@ import { completeLines } from './line-source.ts';
 import { AgentStopped, Sender } from './sender.ts';
 import type { SenderCounts } from './sender.ts';
 import type { AgentOptions } from './options.ts';
-import { loadState, saveState } from './state-file.ts';
+import { loadState, prepareStateFolder, removeLegacyState, saveState } from './state-file.ts';
 import type { AgentState } from './state-file.ts';
 
 export type AgentReport = ReaderCounts & SenderCounts & { files: number };
@@ -54,8 +54,11 @@ export class Agent {
   private readonly done = new Set<string>();
   private present = new Set<string>();
   private host: GameHost | undefined;
+  /** An earlier version's state file, removed after the first save in the state's own place. */
+  private legacyState: string | undefined;
 
   constructor(private readonly opts: AgentOptions) {
+    this.legacyState = opts.legacyState;
     this.sender = new Sender({ ...opts, hardStop: this.hardStop.signal, onAck: (progress) => this.acknowledged(progress) });
   }
 
@@ -76,7 +79,8 @@ export class Agent {
    * service that is down); what is still unacknowledged then is read again at the next start.
    */
   async run(stop: AbortSignal): Promise<AgentReport> {
-    this.state = await loadState(this.opts.state, this.opts.serverId);
+    await prepareStateFolder(this.opts.state);
+    this.state = await loadState(this.opts.state, this.opts.serverId, this.opts.legacyState);
     const refusalsLogged = new Set<string>();
     // Pulls the interval starts are awaited at the end: a run that returned has no file write left in flight.
     const pulling = new Set<Promise<string[]>>();
@@ -201,5 +205,13 @@ export class Agent {
     // Files gone from the folder are forgotten, so the state does not grow with every restart.
     for (const name of Object.keys(this.state.files)) if (!this.present.has(name)) delete this.state.files[name];
     await saveState(this.opts.state, this.state);
+    if (this.legacyState !== undefined) {
+      const legacy = this.legacyState;
+      this.legacyState = undefined;
+      // One left in place (a read-only folder) does no harm: the state in its own place is read first.
+      await removeLegacyState(legacy).catch((err: Error) =>
+        this.opts.log.warn({ file: legacy, err: err.message }, "an earlier version's state file could not be removed"),
+      );
+    }
   }
 }

@@ -5,14 +5,14 @@ import { createServer } from 'node:http';
 import process from 'node:process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { createApp } from '../../src/app.ts';
 import { Agent } from '../../src/agent/agent.ts';
-import { agentDefaults } from '../../src/agent/options.ts';
+import { agentDefaults, defaultStateFile } from '../../src/agent/options.ts';
 import type { AgentOptions } from '../../src/agent/options.ts';
 import { AgentRefused } from '../../src/agent/sender.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
@@ -228,6 +228,21 @@ test('SIGTERM flushes what was read before the batch interval is up, and saves t
   t.is(state.files['server.ADM'], (await readFile(join(logs, 'server.ADM'))).length);
 });
 
+test("an earlier version's state beside the logs is read once, then kept in the state's own place and removed from the logs", async (t) => {
+  const a = await tenant(env.deps);
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 4, 21, 22) });
+  const legacyState = join(logs, `.gameservice-agent-${a.serverId}.json`);
+  const state = join(await tempDir(t, 'agent-state-'), 'gameservice-agent', 'state.json');
+  t.like(await runOnce(options(a, logs, { state: legacyState })), { accepted: 5 });
+  // The upgraded agent: its state file elsewhere (a folder not made yet), the old one read from beside the logs.
+  t.like(await runOnce(options(a, logs, { state, legacyState })), { sent: 0, accepted: 0 });
+  await appendFile(join(logs, 'server.ADM'), killLines(9 * 3600, 1, 21, 22));
+  t.like(await runOnce(options(a, logs, { state, legacyState })), { sent: 1, accepted: 1 });
+  t.deepEqual(await readdir(logs), ['server.ADM'], 'nothing is left beside the logs');
+  t.deepEqual(Object.keys(JSON.parse(await readFile(state, 'utf8')).files), ['server.ADM']);
+  t.like((await board(t, a))[dz(21)], { kills: 5 });
+});
+
 test('a PlayerList block makes the players online and the server online; a DayZ-ID player merges into its Steam64 when it is learnt', async (t) => {
   const a = await tenant(env.deps);
   const now = new Date(env.clock.now());
@@ -264,11 +279,12 @@ ${at(30)} | #####
 test('npm run agent as a child process: flags and AGENT_* variables, exit 0 after --once, 1 with the reason when refused, 2 for bad options', async (t) => {
   const a = await tenant(env.deps);
   const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 13, 14) });
+  const stateHome = await tempDir(t, 'agent-state-');
   const run = (args: string[], extraEnv: Record<string, string>) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', ...args], {
         cwd: new URL('../../', import.meta.url),
-        env: { PATH: process.env.PATH, ...extraEnv },
+        env: { PATH: process.env.PATH, XDG_STATE_HOME: stateHome, ...extraEnv },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
@@ -290,6 +306,7 @@ test('npm run agent as a child process: flags and AGENT_* variables, exit 0 afte
 test('a real SIGTERM to a following agent process: it sends what it read before its batch interval was up, saves its state and exits 0', async (t) => {
   const a = await tenant(env.deps);
   const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 17, 18) });
+  const stateHome = await tempDir(t, 'agent-state-');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', '--batch-interval-ms', '600000', '--poll-ms', '50'], {
     cwd: new URL('../../', import.meta.url),
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -300,6 +317,7 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
       AGENT_TOKEN: a.token,
       AGENT_LOGS: logs,
       AGENT_UTC_OFFSET: '+00:00',
+      XDG_STATE_HOME: stateHome,
     },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -313,8 +331,10 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
   child.kill('SIGTERM');
   t.is(await exited, 0);
   t.like((await board(t, a))[dz(17)], { kills: 3 });
-  const state = await readFile(join(logs, `.gameservice-agent-${a.serverId}.json`), 'utf8');
+  // In the user's state folder, named by the server and the logs folder; nothing is left beside the logs.
+  const state = await readFile(defaultStateFile({ XDG_STATE_HOME: stateHome }, a.serverId, logs, 'linux'), 'utf8');
   t.true(state.includes('server.ADM'), 'the state file names the log it read');
+  t.deepEqual(await readdir(logs), ['server.ADM']);
 });
 
 test.serial('a 429 is retried after its Retry-After, not sooner', async (t) => {
