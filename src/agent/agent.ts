@@ -67,6 +67,16 @@ export class Agent {
     return this.host;
   }
 
+  /** The byte offset of a log file up to which every line is read and acknowledged (0: none yet). */
+  acknowledgedThrough(fileName: string): number {
+    return this.state.files[fileName] ?? 0;
+  }
+
+  /** Sends what has been read so far (a file's last lines too, when they made no event) and waits for its acknowledgement. */
+  flush(): Promise<void> {
+    return this.sender.flush();
+  }
+
   report(): AgentReport {
     const live = { ...this.counts };
     for (const f of this.followers.values()) for (const k of Object.keys(live) as (keyof ReaderCounts)[]) live[k] += f.reader.counts[k];
