@@ -16,9 +16,10 @@ function storeLines(base: string, settings: DemoSettings): string {
   const made = settings.set.filter((name) => name.startsWith('STORE_')).join(' and ');
   if (!secret || !settings.env.STORE_PRODUCTS)
     return `Store webhook: STORE_WEBHOOK_SECRET and STORE_PRODUCTS are your own here (docs/api.md, "The store webhook").`;
-  return `Grant a queue slot through the store webhook (the demo set ${made} in the service's environment; set your own to replace them):
-  STORE_WEBHOOK_SECRET=${secret}
-  STORE_PRODUCTS='${settings.env.STORE_PRODUCTS}'
+  return `Grant a queue slot through the store webhook. The service's environment holds (the demo set ${made}; your own replace them):
+    STORE_WEBHOOK_SECRET=${secret}
+    STORE_PRODUCTS='${settings.env.STORE_PRODUCTS}'
+  A purchase signed with that secret:
   body='{"id":"demo-'$(date +%s%N)'","type":"purchase.completed","platformId":"76561198000000042","sku":"${demoSku}"}'
   t=$(date +%s); sig=$(printf '%s.%s' "$t" "$body" | openssl dgst -sha256 -hmac '${secret}' -r | cut -d' ' -f1)
   curl -s -X POST -H 'Content-Type: application/json' -H "X-Store-Signature: t=$t,v1=$sig" -d "$body" ${base}/api/store/webhook`;
