@@ -147,13 +147,14 @@ function logPresence(serverId: string): Record<string, unknown>[] {
 const statusSlotMs = 10 * 60_000;
 
 /**
- * A day of status samples, one per 10 minutes of the wall clock up to `untilMs`, as a server mod
- * would send them (the chart of the dashboard's server page); fixed ids per slot, so a re-run
- * adds only the new slots. Players follow the day (most in the evening, UTC), fps dips with them.
+ * The day before the demo's first run in status samples, one per 10 minutes of the wall clock, as a
+ * server mod would send them (the chart of the dashboard's server page); from then on the demo's
+ * live reports are the samples, so a later run adds none (fixed ids per slot) and none land between
+ * the live ones. Players follow the day (most in the evening, UTC), fps dips with them.
  */
-function statusHistory(server: DemoFixture['servers'][number], nowMs: number, untilMs: number): Record<string, unknown>[] {
+function statusHistory(server: DemoFixture['servers'][number], firstRunMs: number): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [];
-  for (let slot = Math.ceil((nowMs - 24 * 3600_000) / statusSlotMs); slot * statusSlotMs < untilMs; slot++) {
+  for (let slot = Math.ceil((firstRunMs - 24 * 3600_000) / statusSlotMs); slot * statusSlotMs < firstRunMs; slot++) {
     const ts = slot * statusSlotMs;
     const hour = (ts % 86_400_000) / 3600_000;
     const players = Math.max(0, Math.round(22 + 18 * Math.sin(((hour - 13) / 24) * 2 * Math.PI) + ((slot * 7) % 5) - 2));
@@ -198,7 +199,7 @@ export async function loadDemo(deps: Deps, credentialsFile = defaultCredentialsF
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
   for (const s of fixture.servers.slice(1))
-    await ingestAll(deps, s.id, [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, firstRunMs, nowMs)]);
+    await ingestAll(deps, s.id, [...statusHistory(s, firstRunMs), ...serverEvents(s, firstRunMs, nowMs)]);
   const logged = fixture.servers[0]!;
   // The log names no map or game version: the server's metadata comes as one status event.
   const metadata = {
@@ -209,7 +210,7 @@ export async function loadDemo(deps: Deps, credentialsFile = defaultCredentialsF
     map: logged.map,
     gameVersion: logged.gameVersion,
   };
-  await ingestAll(deps, logged.id, [...statusHistory(logged, nowMs, nowMs), metadata, ...logPresence(logged.id)]);
+  await ingestAll(deps, logged.id, [...statusHistory(logged, firstRunMs), metadata, ...logPresence(logged.id)]);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();
