@@ -25,6 +25,13 @@ function storeLines(base: string, settings: DemoSettings): string {
   curl -s -X POST -H 'Content-Type: application/json' -H "X-Store-Signature: t=$t,v1=$sig" -d "$body" ${base}/api/store/webhook`;
 }
 
+const earlierHistoryNote = `
+Note: this database holds the first server's log history as an earlier version of the demo fed it
+(re-timed to its first run); the committed logs are now fed as they are, so those kills count twice
+here. For a clean demo, start on a fresh database (dropdb -h 127.0.0.1 -U postgres gameservice) or
+another DATABASE_SCHEMA.
+`;
+
 export function demoInstructions(
   demo: DemoData,
   live: Pick<DemoLive, 'caughtUp' | 'logsDir'>,
@@ -70,5 +77,5 @@ Act as the community's chat bot "Demo bot" for chat user ${demo.chatBot.chatUser
     --user ${demo.chatBot.chatUserId} --param platformId=76561198000000042 --param durationMinutes=1440
 ${storeLines(base, settings)}
 OpenAPI: ${base}/api/v1/openapi.json   Health: ${base}/api/health
-`;
+${demo.earlierLogHistory ? earlierHistoryNote : ''}`;
 }

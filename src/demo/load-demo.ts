@@ -13,6 +13,7 @@ import { insertAccount } from '../accounts/account.repo.ts';
 import { insertBan } from '../bans/ban.repo.ts';
 import { syncGameFiles } from '../game-files/sync.ts';
 import { ingestBatch } from '../ingest/ingest.ts';
+import { killsBefore } from '../data-api/kills.repo.ts';
 import { registerServer } from '../servers/server.ts';
 import { findServerRecord } from '../servers/server.repo.ts';
 import { defaultCredentialsFile, demoCredentials } from './credentials.ts';
@@ -53,6 +54,11 @@ export interface DemoData {
   poolPlayer: string;
   /** The players online while the demo runs (the first `onlinePlayers` of the fixture). */
   online: { platformId: string; name: string }[];
+  /**
+   * The first server holds an earlier demo's log history, re-timed to just before the first run (the
+   * committed logs are now fed as they are, on their own day): those kills count twice here.
+   */
+  earlierLogHistory: boolean;
 }
 
 export const demoFixture = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as DemoFixture;
@@ -201,6 +207,8 @@ export async function loadDemo(deps: Deps, credentialsFile = defaultCredentialsF
   for (const s of fixture.servers.slice(1))
     await ingestAll(deps, s.id, [...statusHistory(s, firstRunMs), ...serverEvents(s, firstRunMs, nowMs)]);
   const logged = fixture.servers[0]!;
+  const [newestBefore] = await killsBefore(deps.db, logged.id, new Date(firstRunMs).toISOString(), 1);
+  const earlierLogHistory = newestBefore !== undefined && Date.parse(newestBefore.ts) > firstRunMs - 7 * 3600_000;
   // The log names no map or game version: the server's metadata comes as one status event.
   const metadata = {
     id: stableUuid(`${logged.id}:metadata`),
@@ -237,5 +245,6 @@ export async function loadDemo(deps: Deps, credentialsFile = defaultCredentialsF
     chatBot: await demoChatBot(deps, account.id),
     poolPlayer: pooled.platformId,
     online: fixture.players.slice(0, fixture.onlinePlayers),
+    earlierLogHistory,
   };
 }

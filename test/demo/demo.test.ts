@@ -26,6 +26,7 @@ import { mirrorToFile } from '../../src/trust/mirror-file.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { ev, ingest } from '../helpers/seed.ts';
+import { ingestBatch } from '../../src/ingest/ingest.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -317,4 +318,32 @@ test('what the demo prints works against it: the trust mirror verifies its signe
   t.is(again.env.JWT_SECRET, settings.env.JWT_SECRET);
   t.is(again.env.STORE_PRODUCTS, undefined);
   t.is(statSync(join(folder, 'trust-key.pem')).mode & 0o777, 0o600);
+});
+
+test("a database holding an earlier demo's re-timed log history is told so: its first server's kills count twice there", async (t) => {
+  const env = await demoEnv(t);
+  const credentials = join(await tempDir(t, 'demo-'), 'credentials.json');
+  const first = await loadDemo(env.deps, credentials);
+  t.false(first.earlierLogHistory);
+  // What the earlier demo fed: the history log re-timed to end just before the first run.
+  const [logged] = first.servers;
+  await ingestBatch(env.deps, logged!.id, { events: [ev.kill(env.clock.now() - 3600_000, 1, 2)] });
+  env.clock.advance(60_000);
+  const again = await loadDemo(env.deps, credentials);
+  t.true(again.earlierLogHistory);
+  const caughtUp = {
+    lines: 0,
+    events: 0,
+    skipped: 0,
+    unparsed: 0,
+    batches: 0,
+    sent: 0,
+    accepted: 0,
+    duplicates: 0,
+    rejected: 0,
+    retries: 0,
+    files: 0,
+  };
+  const printed = demoInstructions(again, { caughtUp, logsDir: demoLogsDir }, 3000, { env: {}, set: [] });
+  t.regex(printed, /those kills count twice\s+here\. For a clean demo, start on a fresh database/);
 });
