@@ -7,10 +7,10 @@ import type { Deps } from './deps.ts';
 import { createLog } from './log.ts';
 import { ensureDatabase, migrate } from './store/migrate.ts';
 
-/** Loads the configuration or exits with one line per bad variable. */
-export function configOrExit(): Config {
+/** Loads the configuration (from the process's environment, unless given another) or exits with one line per bad variable. */
+export function configOrExit(env: Record<string, string | undefined> = process.env): Config {
   try {
-    return loadConfig(process.env);
+    return loadConfig(env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);

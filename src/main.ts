@@ -1,5 +1,5 @@
 // Starts the service: the web process, the worker, or both in one process (the default), and
-// optionally loads the demo dataset and prints how to try it.
+// optionally loads the demo dataset, keeps its servers live while it runs, and prints how to try it.
 import type { ServerResponse } from 'node:http';
 import process from 'node:process';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -7,8 +7,11 @@ import { Command, Option } from 'commander';
 import { createApp } from './app.ts';
 import { boot, configOrExit } from './boot.ts';
 import { closeDeps } from './deps.ts';
-import { loadDemo } from './demo/load-demo.ts';
+import { demoFixture, loadDemo } from './demo/load-demo.ts';
 import { demoInstructions } from './demo/instructions.ts';
+import { startDemoLive } from './demo/live.ts';
+import { demoSettings } from './demo/settings.ts';
+import { projectPath } from './project-root.ts';
 import { startWorker } from '../workers/main.ts';
 
 const options = new Command()
@@ -18,7 +21,9 @@ const options = new Command()
   .parse()
   .opts<{ role: 'all' | 'web' | 'worker'; demo?: boolean }>();
 
-const config = configOrExit();
+// The demo fills what the operator left unset (a signing key, the store's secret and product, JWT_SECRET).
+const settings = options.demo ? demoSettings(process.env, demoFixture.account.id) : undefined;
+const config = configOrExit(settings ? { ...process.env, ...settings.env } : process.env);
 const deps = await boot(config);
 const stops: (() => Promise<void>)[] = [];
 
@@ -38,7 +43,13 @@ if (options.role !== 'worker') {
   deps.log.info({ port: config.port, host: config.host }, 'web listening');
 }
 if (options.role !== 'web') stops.push(startWorker(deps));
-if (options.demo) process.stdout.write(demoInstructions(await loadDemo(deps), config.port));
+if (settings) {
+  const demo = await loadDemo(deps);
+  // Live until the process stops: the servers' agent and heartbeats (src/demo/live.ts).
+  const live = await startDemoLive(deps, demo, { dir: projectPath('data', 'demo', String(config.port)) });
+  stops.push(live.stop);
+  process.stdout.write(demoInstructions(demo, live, config.port, settings));
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -14,7 +14,7 @@ import { completeLines } from './line-source.ts';
 import { AgentStopped, Sender } from './sender.ts';
 import type { SenderCounts } from './sender.ts';
 import type { AgentOptions } from './options.ts';
-import { loadState, saveState } from './state-file.ts';
+import { loadState, prepareStateFolder, removeLegacyState, saveState } from './state-file.ts';
 import type { AgentState } from './state-file.ts';
 
 export type AgentReport = ReaderCounts & SenderCounts & { files: number };
@@ -54,14 +54,27 @@ export class Agent {
   private readonly done = new Set<string>();
   private present = new Set<string>();
   private host: GameHost | undefined;
+  /** An earlier version's state file, removed after the first save in the state's own place. */
+  private legacyState: string | undefined;
 
   constructor(private readonly opts: AgentOptions) {
+    this.legacyState = opts.legacyState;
     this.sender = new Sender({ ...opts, hardStop: this.hardStop.signal, onAck: (progress) => this.acknowledged(progress) });
   }
 
   /** The live hands on the game host while the agent follows the logs (undefined with --once). */
   get gameHost(): GameHost | undefined {
     return this.host;
+  }
+
+  /** The byte offset of a log file up to which every line is read and acknowledged (0: none yet). */
+  acknowledgedThrough(fileName: string): number {
+    return this.state.files[fileName] ?? 0;
+  }
+
+  /** Sends what has been read so far (a file's last lines too, when they made no event) and waits for its acknowledgement. */
+  flush(): Promise<void> {
+    return this.sender.flush();
   }
 
   report(): AgentReport {
@@ -76,9 +89,17 @@ export class Agent {
    * service that is down); what is still unacknowledged then is read again at the next start.
    */
   async run(stop: AbortSignal): Promise<AgentReport> {
-    this.state = await loadState(this.opts.state, this.opts.serverId);
+    await prepareStateFolder(this.opts.state);
+    this.state = await loadState(this.opts.state, this.opts.serverId, this.opts.legacyState);
     const refusalsLogged = new Set<string>();
+    // Pulls the interval starts are awaited at the end: a run that returned has no file write left in flight.
+    const pulling = new Set<Promise<string[]>>();
     const pull = async () => (this.opts.files ? pullGameFiles({ ...this.opts, dir: this.opts.files, refusalsLogged }) : []);
+    const pullInTime = () => {
+      const pulled = pull();
+      pulling.add(pulled);
+      void pulled.finally(() => pulling.delete(pulled));
+    };
     let filesTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const onStop = () => (graceTimer = setTimeout(() => this.hardStop.abort(), this.opts.stopGraceMs));
@@ -97,7 +118,7 @@ export class Agent {
     try {
       if (this.opts.files) {
         await pull();
-        if (!this.opts.once) filesTimer = setInterval(() => void pull(), this.opts.filesIntervalMs);
+        if (!this.opts.once) filesTimer = setInterval(pullInTime, this.opts.filesIntervalMs);
       }
       for (;;) {
         await this.readAll(stop);
@@ -115,6 +136,7 @@ export class Agent {
       stop.removeEventListener('abort', endHost);
       clearTimeout(graceTimer);
       clearInterval(filesTimer);
+      await Promise.all(pulling);
       this.sender.close();
     }
     return this.report();
@@ -193,5 +215,13 @@ export class Agent {
     // Files gone from the folder are forgotten, so the state does not grow with every restart.
     for (const name of Object.keys(this.state.files)) if (!this.present.has(name)) delete this.state.files[name];
     await saveState(this.opts.state, this.state);
+    if (this.legacyState !== undefined) {
+      const legacy = this.legacyState;
+      this.legacyState = undefined;
+      // One left in place (a read-only folder) does no harm: the state in its own place is read first.
+      await removeLegacyState(legacy).catch((err: Error) =>
+        this.opts.log.warn({ file: legacy, err: err.message }, "an earlier version's state file could not be removed"),
+      );
+    }
   }
 }

@@ -1,8 +1,11 @@
 // The agent's command line (docs/agent.md): every flag also read from the environment (AGENT_URL,
 // AGENT_SERVER_ID, ...), the flag winning. Validated before anything starts: a bad value exits with
 // one line per problem. This is the agent's configuration; it reads only the env object it is given.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import process from 'node:process';
 import { Command, Option } from 'commander';
 import { isUuid } from '../http/uuid.ts';
 import type { AgentClock } from './agent-clock.ts';
@@ -15,6 +18,11 @@ export interface AgentOptions {
   logs: string;
   files?: string;
   state: string;
+  /**
+   * Where an earlier version kept the state by default (beside the logs): read when `state` does not
+   * exist yet, and removed once the state is saved where it belongs.
+   */
+  legacyState?: string;
   utcOffsetMinutes: number | null;
   once: boolean;
   batchMax: number;
@@ -61,7 +69,12 @@ const flags = [
   ['token', 'AGENT_TOKEN', '--token <token>', "the server's ingest token"],
   ['logs', 'AGENT_LOGS', '--logs <dir>', 'the folder holding the .ADM files (the server profile)'],
   ['files', 'AGENT_FILES', '--files <dir>', 'keep ban.txt and priority.txt in this folder'],
-  ['state', 'AGENT_STATE', '--state <file>', 'the state file (default: beside the logs)'],
+  [
+    'state',
+    'AGENT_STATE',
+    '--state <file>',
+    "the state file (default: gameservice-agent/<server id>-<logs folder's hash>.json in this user's state folder)",
+  ],
   [
     'utcOffset',
     'AGENT_UTC_OFFSET',
@@ -136,6 +149,7 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
   const utcOffsetMinutes = offsetText === '' ? null : parseUtcOffset(offsetText);
   if (utcOffsetMinutes === undefined) problems.push('--utc-offset must be +HH:MM or -HH:MM');
   const once = value('once');
+  const stateGiven = text('state', false);
   const rcon = rconOptions(
     text('rconPort', false),
     text('rconHost', false),
@@ -149,7 +163,8 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
     token,
     logs,
     files: text('files', false) || undefined,
-    state: text('state', false) || join(logs, `.gameservice-agent-${serverId}.json`),
+    state: stateGiven || defaultStateFile(env, serverId, logs),
+    legacyState: stateGiven ? undefined : join(logs, `.gameservice-agent-${serverId}.json`),
     utcOffsetMinutes: utcOffsetMinutes ?? null,
     once: once === true || once === 'true' || once === '1',
     batchMax: int('batchMax', agentDefaults.batchMax, 1, 1000),
@@ -166,6 +181,29 @@ export function parseAgentOptions(argv: string[], env: Record<string, string | u
   };
   if (problems.length > 0) throw new AgentOptionsError(problems.join('\n'));
   return options;
+}
+
+/**
+ * The state file when --state is not given: in this user's state folder (XDG_STATE_HOME, else
+ * ~/.local/state; %LOCALAPPDATA% on Windows; ~/Library/Application Support on macOS), never in the
+ * logs folder, which may be a copy, a read-only mount or a project's fixtures. Named by the server
+ * and the logs folder, so two folders fed as one server never share offsets of files named alike.
+ */
+export function defaultStateFile(
+  env: Record<string, string | undefined>,
+  serverId: string,
+  logs: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const home = env.HOME || env.USERPROFILE || homedir();
+  const base =
+    platform === 'win32'
+      ? env.LOCALAPPDATA || join(home, 'AppData', 'Local')
+      : platform === 'darwin'
+        ? join(home, 'Library', 'Application Support')
+        : env.XDG_STATE_HOME || join(home, '.local', 'state');
+  const folder = createHash('sha256').update(resolve(logs)).digest('hex').slice(0, 12);
+  return join(base, 'gameservice-agent', `${serverId}-${folder}.json`);
 }
 
 /**

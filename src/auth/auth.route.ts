@@ -1,5 +1,7 @@
-// POST /api/auth/login, POST /api/auth/logout, and GET /api/auth/session (who is signed in and
-// what they may do: the dashboard shows only the pages and buttons the role allows).
+// POST /api/auth/login, POST /api/auth/logout, GET /api/auth/session (who is signed in and what
+// they may do: the dashboard shows only the pages and buttons the role allows; 401 without a
+// session), and GET /api/auth/signed-in (the same, or signedIn: false, always 200: the dashboard's
+// first look, which is no failure when nobody is signed in).
 import Router from '@koa/router';
 import type { Core } from '../core.ts';
 import type { AppContext, AppState } from '../http/context.ts';
@@ -7,7 +9,8 @@ import { ApiError } from '../http/errors.ts';
 import { bodyOf, jsonBody } from '../http/body.ts';
 import { auditAction } from '../audit/audit.ts';
 import { findUserForLogin } from '../users/user.repo.ts';
-import { authenticate, principalOf } from './authenticate.ts';
+import { authenticate, principalOf, sessionPrincipal } from './authenticate.ts';
+import type { Principal } from './authenticate.ts';
 import { clearSessionCookies, setSessionCookies } from './cookies.ts';
 import { loginAttempt } from './lockout.ts';
 import type { LockOutcome } from './lockout.ts';
@@ -16,7 +19,7 @@ import { revokeSession } from './session.repo.ts';
 import { findAccount } from '../accounts/account.repo.ts';
 import { accountPermissions, networkPermissions } from './permissions.ts';
 import { csrfTokenFor, startSession } from './session.ts';
-import type { LoginResult, Session } from '../http/schema-types.ts';
+import type { LoginResult, Session, SignInState } from '../http/schema-types.ts';
 
 const loginBody = bodyOf('login.json');
 
@@ -62,19 +65,28 @@ export function authRouter(deps: Core): Router<AppState> {
   });
 
   router.get('/session', authenticate(deps), async (ctx) => {
-    const p = principalOf(ctx);
-    const account = await findAccount(deps.db, p.accountId);
-    // In the table's order, so the list reads the same for every user of a role.
-    const permissions = [...accountPermissions, ...networkPermissions].filter((perm) => p.permissions.has(perm));
-    ctx.body = {
-      // authenticate() admits sessions alone: the chat bot's role never reaches this route.
-      user: { id: p.userId, username: p.username, role: p.role as Session['user']['role'], accountId: p.accountId },
-      account: { id: p.accountId, name: account?.name ?? '', operator: p.isOperator },
-      permissions,
-    } satisfies Session;
+    ctx.body = await sessionBody(deps, principalOf(ctx));
+  });
+
+  router.get('/signed-in', async (ctx) => {
+    const principal = await sessionPrincipal(deps, ctx);
+    ctx.body = (principal ? { signedIn: true, session: await sessionBody(deps, principal) } : { signedIn: false }) satisfies SignInState;
   });
 
   return router;
+}
+
+/** A session as the routes answer it: its user, community, and the permissions the role grants. */
+async function sessionBody(deps: Core, p: Principal): Promise<Session> {
+  const account = await findAccount(deps.db, p.accountId);
+  // In the table's order, so the list reads the same for every user of a role.
+  const permissions = [...accountPermissions, ...networkPermissions].filter((perm) => p.permissions.has(perm));
+  return {
+    // Sessions alone reach here (a cookie or a session's Bearer JWT): the chat bot's role never does.
+    user: { id: p.userId, username: p.username, role: p.role as Session['user']['role'], accountId: p.accountId },
+    account: { id: p.accountId, name: account?.name ?? '', operator: p.isOperator },
+    permissions,
+  };
 }
 
 async function checkPassword(deps: Core, username: string, password: string) {

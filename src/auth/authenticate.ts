@@ -44,20 +44,26 @@ export function csrfExempt(method: string, path: string): boolean {
   );
 }
 
+/** The request's session (the auth-token cookie first, then Authorization: Bearer), or undefined without a live one. */
+export async function sessionPrincipal(deps: Core, ctx: AppContext): Promise<Principal | undefined> {
+  const cookie = sessionCookie(ctx);
+  const bearer = bearerToken(ctx.get('authorization'));
+  let session = cookie ? await sessionFromToken(deps, cookie) : undefined;
+  const via = session ? 'cookie' : 'bearer';
+  if (!session && bearer) session = await sessionFromToken(deps, bearer);
+  return session && { ...session, via, permissions: permissionsOf(session.role, session.isOperator) };
+}
+
 /** Resolves the session (401 without one) and enforces CSRF for cookie sessions. */
 export function authenticate(deps: Core): Middleware<AppState> {
   return async (ctx, next) => {
-    const cookie = sessionCookie(ctx);
-    const bearer = bearerToken(ctx.get('authorization'));
-    let session = cookie ? await sessionFromToken(deps, cookie) : undefined;
-    const via = session ? 'cookie' : 'bearer';
-    if (!session && bearer) session = await sessionFromToken(deps, bearer);
-    if (!session) throw new ApiError('UNAUTHORIZED', 'sign in first (auth-token cookie or Authorization: Bearer)');
-    if (via === 'cookie' && unsafeMethods.has(ctx.method) && !csrfExempt(ctx.method, ctx.path)) {
-      if (!csrfMatches(deps, session.sessionId, ctx.get('x-csrf-token')))
+    const principal = await sessionPrincipal(deps, ctx);
+    if (!principal) throw new ApiError('UNAUTHORIZED', 'sign in first (auth-token cookie or Authorization: Bearer)');
+    if (principal.via === 'cookie' && unsafeMethods.has(ctx.method) && !csrfExempt(ctx.method, ctx.path)) {
+      if (!csrfMatches(deps, principal.sessionId, ctx.get('x-csrf-token')))
         throw new ApiError('csrf-mismatch', 'missing or wrong X-CSRF-Token header');
     }
-    ctx.state.principal = { ...session, via, permissions: permissionsOf(session.role, session.isOperator) };
+    ctx.state.principal = principal;
     await next();
   };
 }

@@ -19,6 +19,8 @@ import { callChatAction } from '../chat/client.ts';
 import { IdentityLinkError, mergeIntoSteam64 } from '../identities/merge.ts';
 import { mirrorToFile } from '../trust/mirror-file.ts';
 import { MirrorError } from '../trust/mirror.ts';
+import { typedParams } from './chat-params.ts';
+import { unreachableLine } from './unreachable.ts';
 
 const uuid = (value: string) => {
   if (!isUuid(value)) throw new InvalidArgumentError('not a UUID');
@@ -179,17 +181,25 @@ playerCommand
     }),
   );
 
-/**
- * key=value, the value read as a number when it is one that a number holds exactly: ids of 16 or
- * more digits (a Steam64, a Discord id) stay text, as the actions take them.
- */
-const param = (pair: string, all: Record<string, unknown>) => {
+/** key=value, kept as text: the chat command types each value by its action's schema (chat-params.ts). */
+const param = (pair: string, all: Record<string, string>) => {
   const at = pair.indexOf('=');
   if (at < 1) throw new InvalidArgumentError('expected key=value');
-  const value = pair.slice(at + 1);
-  const numeric = /^-?[0-9]{1,15}(\.[0-9]+)?$/.test(value);
-  return { ...all, [pair.slice(0, at)]: numeric ? Number(value) : value };
+  return { ...all, [pair.slice(0, at)]: pair.slice(at + 1) };
 };
+
+/** Runs a call to the service; one that does not reach it is a line saying so (exit 1), not fetch's stack. */
+async function callingService(url: string, call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    const line = unreachableLine(err, url);
+    if (line === undefined) throw err;
+    print(`error: ${line}`);
+    process.exitCode = 1;
+  }
+}
+
 program
   .command('chat')
   .description('call the chat-bot action endpoint as a bot does (the reference client: src/chat/client.ts)')
@@ -199,7 +209,7 @@ program
   )
   .requiredOption('--user <chatUserId>', 'the chat user the bot acts for')
   .option('--server <serverId>', 'the server the action is about', uuid)
-  .option('--param <key=value>', 'an action parameter (repeat it)', param, {})
+  .option('--param <key=value>', "an action parameter (repeat it); text unless the action's schema makes it a number", param, {})
   .addOption(new Option('--url <url>', "the service's base URL").env('CHAT_URL').default('http://127.0.0.1:3000'))
   .addOption(
     new Option('--bot <botId>', "the community's chat bot (Chat page of the dashboard); none: the operator's bot").env('CHAT_BOT_ID'),
@@ -210,22 +220,20 @@ program
     ),
   )
   .action(
-    async (
-      action: string,
-      opts: { user: string; server?: string; param: Record<string, unknown>; url: string; bot?: string; secret?: string },
-    ) => {
-      const answer = await callChatAction({
-        url: opts.url,
-        secret: opts.secret,
-        botId: opts.bot,
-        action,
-        chatUserId: opts.user,
-        serverId: opts.server,
-        params: opts.param,
-      });
-      print(answer.body.result?.text ?? `error ${answer.status}: ${answer.body.message ?? JSON.stringify(answer.body)}`);
-      if (answer.status !== 200) process.exitCode = 1;
-    },
+    (action: string, opts: { user: string; server?: string; param: Record<string, string>; url: string; bot?: string; secret?: string }) =>
+      callingService(opts.url, async () => {
+        const answer = await callChatAction({
+          url: opts.url,
+          secret: opts.secret,
+          botId: opts.bot,
+          action,
+          chatUserId: opts.user,
+          serverId: opts.server,
+          params: typedParams(action, opts.param),
+        });
+        print(answer.body.result?.text ?? `error ${answer.status}: ${answer.body.message ?? JSON.stringify(answer.body)}`);
+        if (answer.status !== 200) process.exitCode = 1;
+      }),
   );
 
 program
@@ -250,16 +258,18 @@ trust
     if (!/^[0-9]{1,4}$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new InvalidArgumentError('1 to 1000');
     return Number(v);
   })
-  .action(async (opts: { url: string; key: string; out: string; keyId?: string; pageSize?: number }) => {
-    try {
-      const result = await mirrorToFile(opts.out, { url: opts.url, key: opts.key, keyId: opts.keyId, pageSize: opts.pageSize });
-      print(`${result.pages} pages, ${result.rows} rows read; ${result.bans} active bans; synced through ${result.syncedThrough}`);
-    } catch (err) {
-      if (!(err instanceof MirrorError) && !(err instanceof TypeError)) throw err;
-      print(`error: ${err.message}`);
-      process.exitCode = 1;
-    }
-  });
+  .action((opts: { url: string; key: string; out: string; keyId?: string; pageSize?: number }) =>
+    callingService(opts.url, async () => {
+      try {
+        const result = await mirrorToFile(opts.out, { url: opts.url, key: opts.key, keyId: opts.keyId, pageSize: opts.pageSize });
+        print(`${result.pages} pages, ${result.rows} rows read; ${result.bans} active bans; synced through ${result.syncedThrough}`);
+      } catch (err) {
+        if (!(err instanceof MirrorError)) throw err;
+        print(`error: ${err.message}`);
+        process.exitCode = 1;
+      }
+    }),
+  );
 
 program
   .command('migrate')

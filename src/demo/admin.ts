@@ -2,6 +2,7 @@
 // .demo-credentials.json (a re-run shows the same one). On a database where nobody has signed up
 // yet, the demo community becomes the network operator's, so the demo shows the network pages too.
 // Its permanent "aimbot" ban is in the trust pool, approved, so the public player page has a case.
+// Its chat bot, "Demo bot", acts for a chat user mapped to moderator, so a signed call can ban.
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -10,6 +11,9 @@ import { verifyPassword } from '../auth/password.ts';
 import { countUsers, findUserForLogin } from '../users/user.repo.ts';
 import { changeUser, createUser } from '../users/users.ts';
 import { decideEntry, submitToPool } from '../trust/pool.ts';
+import { insertBot, listBots } from '../chat/bots.repo.ts';
+import { botSecret } from '../chat/bot-secrets.ts';
+import { setChatRole } from '../chat/roles-file.ts';
 import { defaultCredentialsFile, saveAdminPassword, savedAdminPassword } from './credentials.ts';
 
 export const demoAdminName = 'demo-admin';
@@ -58,4 +62,24 @@ export async function demoPoolEntry(deps: Deps, accountId: string, submitterId: 
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 'CONFLICT')) throw err; // submitted by an earlier run
   }
+}
+
+export interface DemoChatBot {
+  botId: string;
+  /** Derived from the service's bot key (CHAT_BOT_KEY, else JWT_SECRET): the same while those are. */
+  secret: string;
+  /** A Discord-like user id mapped to the moderator role in the demo community. */
+  chatUserId: string;
+}
+
+export const demoChatUser = '175928847299117063';
+const demoBotName = 'Demo bot';
+
+/** The demo community's chat bot (made once) and its moderator. */
+export async function demoChatBot(deps: Deps, accountId: string): Promise<DemoChatBot> {
+  const bot =
+    (await listBots(deps.db, accountId)).find((b) => b.name === demoBotName) ??
+    (await insertBot(deps.db, accountId, demoBotName, new Date(deps.clock.now()).toISOString()));
+  await setChatRole(deps, accountId, demoChatUser, 'moderator');
+  return { botId: bot.id, secret: botSecret(deps.config.chat.botKey, bot.id, bot.generation), chatUserId: demoChatUser };
 }

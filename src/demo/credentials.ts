@@ -1,5 +1,5 @@
-// The demo's raw credentials (its API key, each demo server's ingest token, the dashboard password
-// of its admin, src/demo/admin.ts), kept in a local file
+// The demo's raw credentials (its API key, each demo server's ingest token, its partner key, the
+// dashboard password of its admin, src/demo/admin.ts), kept in a local file
 // beside the project so a re-run of `npm run demo` shows the same ones instead of minting a key and
 // rotating tokens every time. The service itself stores only their hashes; this file is the
 // newcomer's own copy (git-ignored, readable by its owner only). A credential that no longer works
@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import { mintApiKey, resolveApiKey } from '../accounts/api-key.ts';
+import { newSecret, secretHash } from '../accounts/secrets.ts';
 import { verifyIngestToken } from '../ingest/ingest-token.ts';
+import { partnerKeyPrefix } from '../trust/partner-keys.route.ts';
+import { activePartnerKeyByHash, insertPartnerKey } from '../trust/partner-key.repo.ts';
 import { rotateIngestToken } from '../servers/server.ts';
 import { projectPath } from '../project-root.ts';
 
@@ -17,6 +20,7 @@ export const defaultCredentialsFile = projectPath('.demo-credentials.json');
 
 interface Saved {
   apiKey?: string;
+  partnerKey?: string;
   ingestTokens?: Record<string, string>;
   adminPassword?: string;
 }
@@ -35,13 +39,13 @@ function readSaved(file: string): SavedByStore {
   }
 }
 
-/** The demo account's API key and its servers' ingest tokens: the saved ones while they work, else new ones. */
+/** The demo account's API key, its servers' ingest tokens and a partner key: the saved ones while they work, else new ones. */
 export async function demoCredentials(
   deps: Deps,
   accountId: string,
   servers: { id: string; ingestToken?: string }[],
   file = defaultCredentialsFile,
-): Promise<{ apiKey: string; ingestTokens: Record<string, string> }> {
+): Promise<{ apiKey: string; ingestTokens: Record<string, string>; partnerKey: string }> {
   const all = readSaved(file);
   const saved = all[storeOf(deps)] ?? {};
   let apiKey = saved.apiKey;
@@ -53,9 +57,14 @@ export async function demoCredentials(
     ingestTokens[server.id] =
       known && (await verifyIngestToken(deps, server.id, known)) ? known : (await rotateIngestToken(deps, accountId, server.id))!;
   }
-  all[storeOf(deps)] = { ...saved, apiKey, ingestTokens };
+  let partnerKey = saved.partnerKey;
+  if (!partnerKey || !(await activePartnerKeyByHash(deps.db, secretHash(partnerKey)))) {
+    partnerKey = newSecret(partnerKeyPrefix);
+    await insertPartnerKey(deps.db, 'demo partner', 'basic', secretHash(partnerKey), new Date(deps.clock.now()).toISOString());
+  }
+  all[storeOf(deps)] = { ...saved, apiKey, ingestTokens, partnerKey };
   writeSaved(file, all);
-  return { apiKey, ingestTokens };
+  return { apiKey, ingestTokens, partnerKey };
 }
 
 function writeSaved(file: string, all: SavedByStore): void {

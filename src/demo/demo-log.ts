@@ -1,7 +1,10 @@
-// The demo's DayZ admin logs: written deterministically in the real .ADM format from the demo
-// fixture (fixtures/demo-logs/ holds the output; a test keeps the two the same), and re-timed at
-// load so that the newest line is just before "now" and the players show online. Players appear
-// by their DayZ IDs, as a PC server logs them.
+// The demo's DayZ admin logs, in the real .ADM format. The committed ones (fixtures/demo-logs/, a
+// test keeps them equal to what demoLogs writes from the demo fixture) are a day of the past,
+// 2026-01-01 UTC, and the demo feeds them exactly as they are, so an agent pointed at that folder
+// sends the very events the demo sent (same ids, same times) and counts nothing twice. Their
+// players' sessions (connect to disconnect) are told by demoLogSessions. The live log the demo
+// writes while it runs (src/demo/live.ts) uses the lines below. Players appear by their DayZ IDs,
+// as a PC server logs them.
 import { dayzIdOf } from '../identities/id-forms.ts';
 
 export interface DemoLogFixture {
@@ -14,30 +17,101 @@ export interface DemoLogFixture {
   kills: number;
 }
 
+/** A player as the log names them. */
+export interface LogPerson {
+  id: string;
+  name: string;
+}
+
+/** One stay on the server, as the log tells it: from its connect line to its disconnect line (epoch ms, UTC). */
+export interface LogSession {
+  player: LogPerson;
+  fromMs: number;
+  toMs: number;
+}
+
 export const historyFile = 'DayZServer_x64_history.ADM';
 export const sessionFile = 'DayZServer_x64_session.ADM';
-/** The template's day; re-timing moves it. */
-const templateDay = '2026-01-01';
+/** The committed logs' day (UTC; feed them with --utc-offset +00:00). */
+export const templateDay = '2026-01-01';
 const stars = '******************************************************************************';
+const historyStartS = 6 * 3600;
+/** Everyone leaves a minute before the server restarts for the session log. */
+const historyEndS = 12 * 3600 - 60;
+const sessionStartS = 12 * 3600;
+const sessionEndS = sessionStartS + 40 * 60;
 
 const hms = (s: number) => [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((x) => String(x).padStart(2, '0')).join(':');
-const header = (seconds: number) => `\n\n${stars}\nAdminLog started on ${templateDay} at ${hms(seconds)}\n`;
+const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
-export function demoLogs(f: DemoLogFixture): { history: string; session: string } {
-  const people = [
+/** A log's header: a server (re)start at `ms` (UTC). */
+export function logHeader(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `\n\n${stars}\nAdminLog started on ${iso.slice(0, 10)} at ${iso.slice(11, 19)}\n`;
+}
+
+const at = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} | `;
+const position = (i: number, k: number) =>
+  `${(4000 + ((i * 131 + k * 17) % 9000)).toFixed(1)}, ${(3000 + ((i * 97 + k * 29) % 9000)).toFixed(1)}, ${(100 + (i % 50)).toFixed(1)}`;
+const prefix = (p: LogPerson, i: number, k: number, dead = false) =>
+  `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${position(i, k)}>)`;
+
+export const connectLine = (p: LogPerson, ms: number) => `${at(ms)}Player "${p.name}" is connected (id=${p.id})\n`;
+export const disconnectLine = (p: LogPerson, ms: number) => `${at(ms)}Player "${p.name}"(id=${p.id}) has been disconnected\n`;
+
+/** A PlayerList block: DayZ writes one every 5 minutes, naming everyone on the server. */
+export function playerListLines(people: LogPerson[], ms: number): string {
+  let text = `${at(ms)}##### PlayerList log: ${people.length} players\n`;
+  for (const [k, p] of people.entries()) text += `${at(ms)}${prefix(p, k, Math.floor(ms / 1000) % 997)}\n`;
+  return `${text}${at(ms)}#####\n`;
+}
+
+/** A kill by a firearm: the victim's hit, then its death, as DayZ logs them. */
+export function killLines(
+  killer: LogPerson,
+  victim: LogPerson,
+  ms: number,
+  i: number,
+  weapon: string,
+  zone: string,
+  distance: string,
+): string {
+  return (
+    `${at(ms)}${prefix(victim, i, 1)}[HP: 0] hit by ${prefix(killer, i, 3)} into ${zone}(0) for 35.5 damage (Bullet_762x39) with ${weapon} from ${distance} meters \n` +
+    `${at(ms)}${prefix(victim, i, 1, true)} killed by ${prefix(killer, i, 3)} with ${weapon} from ${distance} meters \n`
+  );
+}
+
+/** Everyone of the fixture as the log names them: its players, then the log-only ones. */
+export function logPeople(f: Pick<DemoLogFixture, 'players' | 'logOnlyPlayers'>): LogPerson[] {
+  return [
     ...f.players.map((p) => ({ id: dayzIdOf(p.platformId), name: p.name })),
     ...f.logOnlyPlayers.map((p) => ({ id: dayzIdOf(p.steam64), name: p.name })),
   ];
-  const pos = (i: number, k: number) =>
-    `${(4000 + ((i * 131 + k * 17) % 9000)).toFixed(1)}, ${(3000 + ((i * 97 + k * 29) % 9000)).toFixed(1)}, ${(100 + (i % 50)).toFixed(1)}`;
-  const prefix = (p: { id: string; name: string }, i: number, k: number, dead = false) =>
-    `Player "${p.name}"${dead ? ' (DEAD)' : ''} (id=${p.id} pos=<${pos(i, k)}>)`;
-  const start = 6 * 3600;
-  let history = header(start);
-  for (const [k, p] of people.entries()) history += `${hms(start + 5 + k)} | Player "${p.name}" is connected (id=${p.id})\n`;
+}
+
+/** The sessions the two logs tell: everyone through the history, the online ones through the session log. */
+export function demoLogSessions(f: DemoLogFixture): LogSession[] {
+  const base = dayMs(templateDay);
+  const people = logPeople(f);
+  return [
+    ...people.map((player, k) => ({ player, fromMs: base + (historyStartS + 5 + k) * 1000, toMs: base + (historyEndS + k) * 1000 })),
+    ...people
+      .slice(0, f.onlinePlayers)
+      .map((player, k) => ({ player, fromMs: base + (sessionStartS + 10 + k) * 1000, toMs: base + (sessionEndS + k) * 1000 })),
+  ];
+}
+
+export function demoLogs(f: DemoLogFixture): { history: string; session: string } {
+  const base = dayMs(templateDay);
+  const ms = (s: number) => base + s * 1000;
+  const people = logPeople(f);
+  const [historySessions, onlineSessions] = [demoLogSessions(f).slice(0, people.length), demoLogSessions(f).slice(people.length)];
+  let history = logHeader(ms(historyStartS));
+  for (const s of historySessions) history += connectLine(s.player, s.fromMs);
   const every = Math.floor((6 * 3600 - 120) / f.kills);
   for (let i = 0; i < f.kills; i++) {
-    const t = start + 60 + i * every;
+    const t = historyStartS + 60 + i * every;
     const killer = people[(i * 5 + 3) % people.length]!;
     let victim = people[(i * 3 + 1) % people.length]!;
     if (victim === killer) victim = people[(i + 1) % people.length]!;
@@ -48,9 +122,7 @@ export function demoLogs(f: DemoLogFixture): { history: string; session: string 
       history += `${hms(t)} | ${prefix(victim, i, 1)}[HP: 12.5] hit by ${prefix(killer, i, 2)} into ${zone}(0) for 14 damage (MeleeSharpLight_2) with Топорик\n`;
       history += `${hms(t + 1)} | ${prefix(victim, i, 1, true)} killed by ${prefix(killer, i, 2)} with Топорик\n`;
     } else {
-      const distance = (5 + ((i * 37) % 400) + (i % 10) / 10).toFixed(4);
-      history += `${hms(t)} | ${prefix(victim, i, 1)}[HP: 0] hit by ${prefix(killer, i, 3)} into ${zone}(0) for 35.5 damage (Bullet_762x39) with ${weapon} from ${distance} meters \n`;
-      history += `${hms(t)} | ${prefix(victim, i, 1, true)} killed by ${prefix(killer, i, 3)} with ${weapon} from ${distance} meters \n`;
+      history += killLines(killer, victim, ms(t), i, weapon, zone, (5 + ((i * 37) % 400) + (i % 10) / 10).toFixed(4));
     }
     if (i % 10 === 7) {
       const unlucky = people[(i * 3) % people.length]!;
@@ -59,41 +131,12 @@ export function demoLogs(f: DemoLogFixture): { history: string; session: string 
     }
     if (i % 25 === 12) history += `${hms(t + 30)} | Chat("${killer.name}"(id=${killer.id})): gg\n`;
   }
-  const sessionStart = start + 6 * 3600;
-  let session = header(sessionStart);
-  const online = people.slice(0, f.onlinePlayers);
-  for (const [k, p] of online.entries()) session += `${hms(sessionStart + 10 + k)} | Player "${p.name}" is connected (id=${p.id})\n`;
-  session += `${hms(sessionStart + 40)} | ${prefix(online[0]!, 0, 5)}[HP: 84.6] hit by FallDamageHealth\n`;
-  for (const block of [300, 600]) {
-    session += `${hms(sessionStart + block)} | ##### PlayerList log: ${online.length} players\n`;
-    for (const [k, p] of online.entries()) session += `${hms(sessionStart + block)} | ${prefix(p, k, block)}\n`;
-    session += `${hms(sessionStart + block)} | #####\n`;
-  }
+  for (const s of historySessions) history += disconnectLine(s.player, s.toMs);
+  let session = logHeader(ms(sessionStartS));
+  const online = onlineSessions.map((s) => s.player);
+  for (const s of onlineSessions) session += connectLine(s.player, s.fromMs);
+  session += `${hms(sessionStartS + 40)} | ${prefix(online[0]!, 0, 5)}[HP: 84.6] hit by FallDamageHealth\n`;
+  for (const minute of [5, 10, 15, 20, 25, 30, 35]) session += playerListLines(online, ms(sessionStartS + minute * 60));
+  for (const s of onlineSessions) session += disconnectLine(s.player, s.toMs);
   return { history, session };
-}
-
-/** ms of the newest line of the template (the session's last PlayerList block), read as UTC. */
-export function templateNewestMs(session: string): number {
-  const times = [...session.matchAll(/^(\d{2}):(\d{2}):(\d{2}) \| /gm)].map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
-  return Date.parse(`${templateDay}T00:00:00Z`) + Math.max(...times) * 1000;
-}
-
-/**
- * Moves every time of a template log by `shiftMs` (whole seconds): headers get their new date and
- * time, lines their new HH:MM:SS. Byte lengths do not change, so event ids (by offset) stay the same.
- */
-export function retime(text: string, shiftMs: number): string {
-  const shiftS = Math.round(shiftMs / 1000);
-  return text
-    .replace(
-      /^AdminLog started on (\d{4}-\d{2}-\d{2}) at (\d{2}):(\d{2}):(\d{2})$/gm,
-      (_m, date: string, h: string, m: string, s: string) => {
-        const moved = new Date(Date.parse(`${date}T${h}:${m}:${s}Z`) + shiftS * 1000).toISOString();
-        return `AdminLog started on ${moved.slice(0, 10)} at ${moved.slice(11, 19)}`;
-      },
-    )
-    .replace(/^(\d{2}):(\d{2}):(\d{2}) \| /gm, (_m, h: string, m: string, s: string) => {
-      const seconds = (((Number(h) * 3600 + Number(m) * 60 + Number(s) + shiftS) % 86_400) + 86_400) % 86_400;
-      return `${hms(seconds)} | `;
-    });
 }

@@ -1,30 +1,24 @@
-// Loads fixtures/demo.json: a demo community with two servers and a few bans, with an API key and
-// ingest tokens. The first server is fed the way a real DayZ server is: the agent reads its admin
-// logs (fixtures/demo-logs/, re-timed to now) and pushes them over HTTP; the second through JSON
-// events. Loading twice adds nothing twice: event and ban ids are fixed, only the players'
-// presence is renewed, and the credentials of the first run are shown again (src/demo/credentials.ts).
-import { createHash, randomUUID } from 'node:crypto';
+// Loads fixtures/demo.json: a demo community with two servers and a few bans, with an API key,
+// ingest tokens, a partner key, a chat bot with a moderator mapped, and an approved pool entry. The
+// first server is fed the way a real DayZ server is: its agent reads its admin logs (the committed
+// fixtures/demo-logs/, as they are, then the live log the demo writes while it runs: src/demo/live.ts)
+// and pushes them over HTTP; the second through JSON events. Loading twice adds nothing twice: event
+// and ban ids are fixed, and the credentials of the first run are shown again (credentials.ts).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '../app.ts';
-import { Agent } from '../agent/agent.ts';
-import { agentDefaults } from '../agent/options.ts';
-import type { AgentReport } from '../agent/agent.ts';
-import { demoLogs, historyFile, retime, sessionFile, templateNewestMs } from './demo-log.ts';
+import { demoLogSessions, demoLogs } from './demo-log.ts';
 import type { DemoLogFixture } from './demo-log.ts';
 import type { Deps } from '../deps.ts';
 import { insertAccount } from '../accounts/account.repo.ts';
 import { insertBan } from '../bans/ban.repo.ts';
 import { syncGameFiles } from '../game-files/sync.ts';
 import { ingestBatch } from '../ingest/ingest.ts';
+import { killsBefore } from '../data-api/kills.repo.ts';
 import { registerServer } from '../servers/server.ts';
 import { findServerRecord } from '../servers/server.repo.ts';
 import { defaultCredentialsFile, demoCredentials } from './credentials.ts';
-import { demoAdmin, demoPoolEntry } from './admin.ts';
-import type { DemoAdmin } from './admin.ts';
+import { demoAdmin, demoChatBot, demoPoolEntry } from './admin.ts';
+import type { DemoAdmin, DemoChatBot } from './admin.ts';
 import { findUserForLogin } from '../users/user.repo.ts';
 import { projectPath } from '../project-root.ts';
 
@@ -49,20 +43,32 @@ interface DemoFixture {
 export interface DemoData {
   accountId: string;
   apiKey: string;
+  /** The export feed's key, for the reference mirror (npm run cli -- trust mirror). */
+  partnerKey: string;
   servers: { id: string; name: string; ingestToken: string }[];
-  /** What the agent read and sent for the first server. */
-  agent: AgentReport;
   /** The dashboard sign-in. */
   admin: DemoAdmin;
+  /** The community's chat bot, with a chat user mapped to moderator. */
+  chatBot: DemoChatBot;
   /** A player whose ban is an approved pool entry: the public player page shows why. */
   poolPlayer: string;
+  /** The players online while the demo runs (the first `onlinePlayers` of the fixture). */
+  online: { platformId: string; name: string }[];
+  /**
+   * The first server holds an earlier demo's log history, re-timed to just before the first run (the
+   * committed logs are now fed as they are, on their own day): those kills count twice here.
+   */
+  earlierLogHistory: boolean;
 }
 
-const fixture = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as DemoFixture;
-const logsDir = projectPath('fixtures', 'demo-logs');
+export const demoFixture = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as DemoFixture;
+const fixture = demoFixture;
+/** The committed admin logs of the first server, fed as they are. */
+export const demoLogsDir = projectPath('fixtures', 'demo-logs');
+export const demoLogFixture: DemoLogFixture = { ...fixture, kills: fixture.servers[0]!.kills };
 
 /** The demo logs' template, as fixture and generator define it (a test keeps the files equal to it). */
-export const demoLogTemplate = () => demoLogs({ ...fixture, kills: fixture.servers[0]!.kills });
+export const demoLogTemplate = () => demoLogs(demoLogFixture);
 
 /** A stable UUID for a name, so a re-loaded event is recognised as a duplicate. */
 function stableUuid(name: string): string {
@@ -70,7 +76,7 @@ function stableUuid(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A server's history of kills, timed from the demo account's creation, and its players online now. */
+/** A server's history of kills and of its players' sessions, timed from the demo account's creation, and its status now. */
 function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number, nowMs: number): Record<string, unknown>[] {
   const { players, weapons, hitZones } = fixture;
   const events: Record<string, unknown>[] = [];
@@ -91,21 +97,9 @@ function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number
       ...(hitZones[i % hitZones.length] ? { hitZone: hitZones[i % hitZones.length] } : {}),
     });
   }
-  for (const [i, player] of players.slice(0, fixture.onlinePlayers).entries()) {
-    events.push({ id: randomUUID(), type: 'player.connect', ts: nowMs - 45 * 60_000 - i * 60_000, ...player });
-    for (let m = 40; m >= 0; m -= 1)
-      events.push({
-        id: randomUUID(),
-        type: 'player.heartbeat',
-        ts: nowMs - m * 60_000 - 30_000 + i * 1000,
-        ...player,
-        x: 4512.3,
-        y: 310.2,
-        z: 9811.7,
-      });
-  }
+  events.push(...sessionEvents(server.id, firstRunMs));
   events.push({
-    id: randomUUID(),
+    id: stableUuid(`${server.id}:status:now:${nowMs}`),
     type: 'server.status',
     ts: nowMs,
     online: true,
@@ -118,16 +112,55 @@ function serverEvents(server: DemoFixture['servers'][number], firstRunMs: number
   return events;
 }
 
+/**
+ * Each player's stay on a JSON-fed server the day before the first run, as its server mod sends it:
+ * a connect, a heartbeat a minute (closer than the online window, so the stay is play time), a
+ * disconnect. Fixed ids: a re-run sends the same stays again, counted once.
+ */
+function sessionEvents(serverId: string, firstRunMs: number): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  for (const [i, player] of fixture.players.entries()) {
+    const fromMs = firstRunMs - 20 * 3600_000 + i * 20 * 60_000;
+    const toMs = fromMs + 2 * 3600_000 + (i % 4) * 45 * 60_000;
+    const event = (type: string, ts: number) => ({ id: stableUuid(`${serverId}:${type}:${player.platformId}:${ts}`), type, ts, ...player });
+    events.push(event('player.connect', fromMs));
+    for (let ts = fromMs + 60_000; ts < toMs; ts += 60_000) events.push(event('player.heartbeat', ts));
+    events.push(event('player.disconnect', toMs));
+  }
+  return events;
+}
+
+/**
+ * What the first server's agent sent, with RCon, while the committed logs' players were on (their
+ * connect and disconnect lines come from the logs themselves): a heartbeat a minute, closer than the
+ * online window, and the last one as they left, so each session is play time. Fed before the logs,
+ * as it arrived while they were written (a presence older than the newest one stored changes nothing).
+ */
+function logPresence(serverId: string): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  for (const { player, fromMs, toMs } of demoLogSessions(demoLogFixture))
+    for (let ts = fromMs + 60_000; ts < toMs + 60_000; ts += 60_000)
+      events.push({
+        id: stableUuid(`${serverId}:presence:${player.id}:${ts}`),
+        type: 'player.heartbeat',
+        ts: Math.min(ts, toMs),
+        platformId: player.id,
+        name: player.name,
+      });
+  return events;
+}
+
 const statusSlotMs = 10 * 60_000;
 
 /**
- * A day of status samples, one per 10 minutes of the wall clock up to `untilMs`, as a server mod
- * would send them (the chart of the dashboard's server page); fixed ids per slot, so a re-run
- * adds only the new slots. Players follow the day (most in the evening, UTC), fps dips with them.
+ * The day before the demo's first run in status samples, one per 10 minutes of the wall clock, as a
+ * server mod would send them (the chart of the dashboard's server page); from then on the demo's
+ * live reports are the samples, so a later run adds none (fixed ids per slot) and none land between
+ * the live ones. Players follow the day (most in the evening, UTC), fps dips with them.
  */
-function statusHistory(server: DemoFixture['servers'][number], nowMs: number, untilMs: number): Record<string, unknown>[] {
+function statusHistory(server: DemoFixture['servers'][number], firstRunMs: number): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [];
-  for (let slot = Math.ceil((nowMs - 24 * 3600_000) / statusSlotMs); slot * statusSlotMs < untilMs; slot++) {
+  for (let slot = Math.ceil((firstRunMs - 24 * 3600_000) / statusSlotMs); slot * statusSlotMs < firstRunMs; slot++) {
     const ts = slot * statusSlotMs;
     const hour = (ts % 86_400_000) / 3600_000;
     const players = Math.max(0, Math.round(22 + 18 * Math.sin(((hour - 13) / 24) * 2 * Math.PI) + ((slot * 7) % 5) - 2));
@@ -146,11 +179,15 @@ function statusHistory(server: DemoFixture['servers'][number], nowMs: number, un
   return events;
 }
 
-export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<DemoData> {
+async function ingestAll(deps: Deps, serverId: string, events: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, serverId, { events: events.slice(i, i + 500) });
+}
+
+export async function loadDemo(deps: Deps, credentialsFile = defaultCredentialsFile): Promise<DemoData> {
   const nowMs = deps.clock.now();
   const account = await insertAccount(deps.db, fixture.account.name, fixture.account.id, new Date(nowMs).toISOString());
-  // The demo's history (kills, its log) is timed from the demo account's creation, so every run on
-  // this database sends the same events again, which the service counts once.
+  // The JSON-fed server's history is timed from the demo account's creation, so every run on this
+  // database sends the same events again, which the service counts once.
   const firstRunMs = Date.parse(account.createdAt);
   const servers: DemoData['servers'] = [];
   for (const s of fixture.servers) {
@@ -167,28 +204,21 @@ export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<De
   );
   for (const server of servers) server.ingestToken = credentials.ingestTokens[server.id]!;
   // JSON events first: their Steam64s are then known, and the DayZ IDs in the logs resolve to them.
-  for (const s of fixture.servers.slice(1)) {
-    const events = [...statusHistory(s, nowMs, nowMs), ...serverEvents(s, firstRunMs, nowMs)];
-    for (let i = 0; i < events.length; i += 500) await ingestBatch(deps, s.id, { events: events.slice(i, i + 500) });
-  }
+  for (const s of fixture.servers.slice(1))
+    await ingestAll(deps, s.id, [...statusHistory(s, firstRunMs), ...serverEvents(s, firstRunMs, nowMs)]);
   const logged = fixture.servers[0]!;
-  // The log-fed server's day before its log: its agent reports players every 5 minutes from then on.
-  const history = statusHistory(logged, nowMs, nowMs - 3600_000);
-  for (let i = 0; i < history.length; i += 500) await ingestBatch(deps, logged.id, { events: history.slice(i, i + 500) });
+  const [newestBefore] = await killsBefore(deps.db, logged.id, new Date(firstRunMs).toISOString(), 1);
+  const earlierLogHistory = newestBefore !== undefined && Date.parse(newestBefore.ts) > firstRunMs - 7 * 3600_000;
   // The log names no map or game version: the server's metadata comes as one status event.
-  await ingestBatch(deps, logged.id, {
-    events: [
-      {
-        id: stableUuid(`${logged.id}:metadata`),
-        type: 'server.status',
-        ts: firstRunMs - 6 * 3600_000,
-        online: true,
-        map: logged.map,
-        gameVersion: logged.gameVersion,
-      },
-    ],
-  });
-  const agent = await feedThroughAgent(deps, logged.id, servers[0]!.ingestToken, firstRunMs, nowMs);
+  const metadata = {
+    id: stableUuid(`${logged.id}:metadata`),
+    type: 'server.status',
+    ts: firstRunMs - 6 * 3600_000,
+    online: true,
+    map: logged.map,
+    gameVersion: logged.gameVersion,
+  };
+  await ingestAll(deps, logged.id, [...statusHistory(logged, firstRunMs), metadata, ...logPresence(logged.id)]);
   for (const ban of fixture.bans) {
     const expiresAt = ban.expiresInDays === null ? null : new Date(nowMs + ban.expiresInDays * 86_400_000).toISOString();
     const bannedAt = new Date(nowMs - 10 * 86_400_000).toISOString();
@@ -202,43 +232,19 @@ export async function loadDemo(deps: Deps, credentialsFile?: string): Promise<De
     servers.map((s) => ({ serverId: s.id, kind: 'bans' as const })),
   );
   if (failed.length > 0) throw new Error(`demo ban files not synced: ${JSON.stringify(failed)}`);
-  const admin = await demoAdmin(deps, account.id, credentialsFile ?? defaultCredentialsFile);
+  const admin = await demoAdmin(deps, account.id, credentialsFile);
   const pooled = fixture.bans[0]!;
   const submitter = admin.username ? await findUserForLogin(deps.db, admin.username) : undefined;
   if (submitter) await demoPoolEntry(deps, account.id, submitter.id, pooled.id);
-  return { accountId: account.id, apiKey: credentials.apiKey, servers, agent, admin, poolPlayer: pooled.platformId };
-}
-
-/**
- * Runs the agent (--once) over the demo logs against the service on a port of its own. The session
- * file is re-timed so its newest line is 10 s before now, and named by the run, so presence is
- * renewed; the history file keeps its name and the times of the first run (its events are the same
- * again: a re-run counts nothing twice).
- */
-async function feedThroughAgent(deps: Deps, serverId: string, token: string, firstRunMs: number, nowMs: number): Promise<AgentReport> {
-  const history = readFileSync(join(logsDir, historyFile), 'utf8');
-  const session = readFileSync(join(logsDir, sessionFile), 'utf8');
-  const shiftMs = (untilMs: number) => untilMs - 10_000 - templateNewestMs(session);
-  const dir = await mkdtemp(join(tmpdir(), 'gameservice-demo-'));
-  const server = createApp(deps).listen(0, '127.0.0.1');
-  try {
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    await writeFile(join(dir, historyFile), retime(history, shiftMs(firstRunMs)));
-    await writeFile(join(dir, sessionFile.replace('.ADM', `_${nowMs}.ADM`)), retime(session, shiftMs(nowMs)));
-    const agent = new Agent({
-      ...agentDefaults,
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      serverId,
-      token,
-      logs: dir,
-      state: join(dir, 'agent-state.json'),
-      utcOffsetMinutes: 0,
-      once: true,
-      log: deps.log,
-    });
-    return await agent.run(new AbortController().signal);
-  } finally {
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return {
+    accountId: account.id,
+    apiKey: credentials.apiKey,
+    partnerKey: credentials.partnerKey,
+    servers,
+    admin,
+    chatBot: await demoChatBot(deps, account.id),
+    poolPlayer: pooled.platformId,
+    online: fixture.players.slice(0, fixture.onlinePlayers),
+    earlierLogHistory,
+  };
 }

@@ -250,6 +250,7 @@ export interface SchemaTypes {
   'session.json': Session;
   'setup-admin.json': SetupAdmin;
   'setup-status.json': SetupStatus;
+  'sign-in-state.json': SignInState;
   'store-event-own.json': StoreEventOwn;
   'store-event-tebex.json': StoreEventTebex;
   'store-event.json': StoreEvent;
@@ -1294,6 +1295,47 @@ export interface SetupStatus {
   needsSetup: boolean;
 }
 /**
+ * Whether the request came with a live session and, if it did, that session as GET /api/auth/session answers it. Always 200: a page that only asks whether someone is signed in gets no failed request.
+ */
+export interface SignInState {
+  signedIn: boolean;
+  session?: Session1;
+}
+/**
+ * The signed-in user, their community and the permissions their role grants.
+ */
+export interface Session1 {
+  user: {
+    id: string;
+    username: string;
+    role: 'owner' | 'admin' | 'moderator' | 'viewer';
+    accountId: string;
+  };
+  account: {
+    id: string;
+    name: string;
+    /**
+     * the network operator's account
+     */
+    operator: boolean;
+  };
+  permissions: (
+    | 'users.manage'
+    | 'apikeys.manage'
+    | 'servers.manage'
+    | 'servers.control'
+    | 'servers.read'
+    | 'bans.manage'
+    | 'queue.manage'
+    | 'audit.read'
+    | 'trust.read'
+    | 'trust.submit'
+    | 'accounts.manage'
+    | 'trust.moderate'
+    | 'partners.manage'
+  )[];
+}
+/**
  * A store event in the service's own format, signed with X-Store-Signature.
  */
 export interface StoreEventOwn {
@@ -1683,6 +1725,7 @@ export interface SchemaDefaults {
   'session.json': never;
   'setup-admin.json': never;
   'setup-status.json': never;
+  'sign-in-state.json': never;
   'store-event-own.json': never;
   'store-event-tebex.json': never;
   'store-event.json': never;

@@ -62,6 +62,13 @@ export const controllerOperations: Operation[] = [
     responses: { 200: ['session', 'session.json'], ...session },
   },
   {
+    ...op('Session', undefined),
+    method: 'get',
+    path: '/api/auth/signed-in',
+    summary: 'Whether a session came with the request (auth-token cookie or Bearer), with the session if so; never 401',
+    responses: { 200: ['signed in or not', 'sign-in-state.json'], 429: e('rate limit (Retry-After)') },
+  },
+  {
     ...op('Users', 'session'),
     method: 'get',
     path: '/api/users',

@@ -5,15 +5,14 @@ import { createServer } from 'node:http';
 import process from 'node:process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { createApp } from '../../src/app.ts';
 import { Agent } from '../../src/agent/agent.ts';
-import { agentDefaults } from '../../src/agent/options.ts';
+import { agentDefaults, defaultStateFile } from '../../src/agent/options.ts';
 import type { AgentOptions } from '../../src/agent/options.ts';
 import { AgentRefused } from '../../src/agent/sender.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
@@ -26,6 +25,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema, dataGet, tenant } from '../helpers/seed.ts';
 import type { Tenant } from '../helpers/seed.ts';
 import type { LeaderboardEntry } from '../../src/stats/ranking.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let env: TestEnv;
 let server: Server;
@@ -102,8 +102,8 @@ function killLines(startS: number, count: number, killer: number, victim: number
   return text;
 }
 
-async function logsDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-e2e-'));
+async function logsDir(t: ExecutionContext, files: Record<string, string>): Promise<string> {
+  const dir = await tempDir(t, 'agent-e2e-');
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return dir;
 }
@@ -127,7 +127,9 @@ const day = new Date(t0).toISOString().slice(0, 10);
 
 test('--once reads the log into the service; twice counts nothing twice; a new state file re-reads everything and counts nothing twice', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 30, 1, 2) + killLines(9 * 3600, 7, 2, 1) });
+  const logs = await logsDir(t, {
+    'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 30, 1, 2) + killLines(9 * 3600, 7, 2, 1),
+  });
   const first = await runOnce(options(a, logs));
   t.like(first, { accepted: 38, duplicates: 0, rejected: 0, unparsed: 0 });
   const after = await board(t, a);
@@ -150,7 +152,7 @@ test('--once reads the log into the service; twice counts nothing twice; a new s
 
 test('following: appended lines are picked up, a partial line waits for its end, a newer file is moved to (rotation)', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'DayZServer_x64_1.ADM': header(day, '06:00:00') + killLines(6 * 3600 + 10, 2, 3, 4) });
+  const logs = await logsDir(t, { 'DayZServer_x64_1.ADM': header(day, '06:00:00') + killLines(6 * 3600 + 10, 2, 3, 4) });
   const stop = new AbortController();
   const agent = new Agent(options(a, logs, { once: false }));
   const running = agent.run(stop.signal);
@@ -182,7 +184,7 @@ test('following: appended lines are picked up, a partial line waits for its end,
 test.serial('the service down for a while, then up: the agent stops reading ahead, then delivers everything once', async (t) => {
   const a = await tenant(env.deps);
   const kills = 6000;
-  const logs = await logsDir({ 'big.ADM': header(day, '00:00:00') + killLines(10, kills, 5, 6) });
+  const logs = await logsDir(t, { 'big.ADM': header(day, '00:00:00') + killLines(10, kills, 5, 6) });
   down = true;
   requestsWhileDown = 0;
   const agent = new Agent(options(a, logs, { batchMax: 200 }));
@@ -203,7 +205,7 @@ test.serial('the service down for a while, then up: the agent stops reading ahea
 
 test('a refused batch stops --once with the reason; nothing is marked as read', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 7, 8) });
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 7, 8) });
   const error = await t.throwsAsync(runOnce(options(a, logs, { token: 'ing_wrong' })), { instanceOf: AgentRefused });
   t.regex(error!.message, /401/);
   await t.throwsAsync(readFile(join(logs, 'state.json')));
@@ -212,7 +214,7 @@ test('a refused batch stops --once with the reason; nothing is marked as read', 
 
 test('SIGTERM flushes what was read before the batch interval is up, and saves the state', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 9, 10) });
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 9, 10) });
   const stop = new AbortController();
   const agent = new Agent(options(a, logs, { once: false, batchIntervalMs: 60_000 }));
   const running = agent.run(stop.signal);
@@ -226,11 +228,26 @@ test('SIGTERM flushes what was read before the batch interval is up, and saves t
   t.is(state.files['server.ADM'], (await readFile(join(logs, 'server.ADM'))).length);
 });
 
+test("an earlier version's state beside the logs is read once, then kept in the state's own place and removed from the logs", async (t) => {
+  const a = await tenant(env.deps);
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 4, 21, 22) });
+  const legacyState = join(logs, `.gameservice-agent-${a.serverId}.json`);
+  const state = join(await tempDir(t, 'agent-state-'), 'gameservice-agent', 'state.json');
+  t.like(await runOnce(options(a, logs, { state: legacyState })), { accepted: 5 });
+  // The upgraded agent: its state file elsewhere (a folder not made yet), the old one read from beside the logs.
+  t.like(await runOnce(options(a, logs, { state, legacyState })), { sent: 0, accepted: 0 });
+  await appendFile(join(logs, 'server.ADM'), killLines(9 * 3600, 1, 21, 22));
+  t.like(await runOnce(options(a, logs, { state, legacyState })), { sent: 1, accepted: 1 });
+  t.deepEqual(await readdir(logs), ['server.ADM'], 'nothing is left beside the logs');
+  t.deepEqual(Object.keys(JSON.parse(await readFile(state, 'utf8')).files), ['server.ADM']);
+  t.like((await board(t, a))[dz(21)], { kills: 5 });
+});
+
 test('a PlayerList block makes the players online and the server online; a DayZ-ID player merges into its Steam64 when it is learnt', async (t) => {
   const a = await tenant(env.deps);
   const now = new Date(env.clock.now());
   const at = (s: number) => hms(now.getUTCHours() * 3600 + now.getUTCMinutes() * 60 + now.getUTCSeconds() - s);
-  const logs = await logsDir({
+  const logs = await logsDir(t, {
     'server.ADM': `${header(day, '00:00:00')}${at(40)} | Player "Mira" is connected (id=${dz(11)})
 ${at(35)} | Player "Mira" (DEAD) (id=${dz(11)} pos=<1, 2, 3>) killed by Player "Rexx" (id=${dz(12)} pos=<1, 2, 3>) with KA-M from 30 meters 
 ${at(30)} | ##### PlayerList log: 2 players
@@ -261,12 +278,13 @@ ${at(30)} | #####
 
 test('npm run agent as a child process: flags and AGENT_* variables, exit 0 after --once, 1 with the reason when refused, 2 for bad options', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 13, 14) });
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 13, 14) });
+  const stateHome = await tempDir(t, 'agent-state-');
   const run = (args: string[], extraEnv: Record<string, string>) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', ...args], {
         cwd: new URL('../../', import.meta.url),
-        env: { PATH: process.env.PATH, ...extraEnv },
+        env: { PATH: process.env.PATH, XDG_STATE_HOME: stateHome, ...extraEnv },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
@@ -287,7 +305,8 @@ test('npm run agent as a child process: flags and AGENT_* variables, exit 0 afte
 
 test('a real SIGTERM to a following agent process: it sends what it read before its batch interval was up, saves its state and exits 0', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 17, 18) });
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 3, 17, 18) });
+  const stateHome = await tempDir(t, 'agent-state-');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/main.ts', '--batch-interval-ms', '600000', '--poll-ms', '50'], {
     cwd: new URL('../../', import.meta.url),
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -298,6 +317,7 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
       AGENT_TOKEN: a.token,
       AGENT_LOGS: logs,
       AGENT_UTC_OFFSET: '+00:00',
+      XDG_STATE_HOME: stateHome,
     },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -311,13 +331,15 @@ test('a real SIGTERM to a following agent process: it sends what it read before 
   child.kill('SIGTERM');
   t.is(await exited, 0);
   t.like((await board(t, a))[dz(17)], { kills: 3 });
-  const state = await readFile(join(logs, `.gameservice-agent-${a.serverId}.json`), 'utf8');
+  // In the user's state folder, named by the server and the logs folder; nothing is left beside the logs.
+  const state = await readFile(defaultStateFile({ XDG_STATE_HOME: stateHome }, a.serverId, logs, 'linux'), 'utf8');
   t.true(state.includes('server.ADM'), 'the state file names the log it read');
+  t.deepEqual(await readdir(logs), ['server.ADM']);
 });
 
 test.serial('a 429 is retried after its Retry-After, not sooner', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 15, 16) });
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') + killLines(8 * 3600 + 5, 2, 15, 16) });
   limitedNext = 1;
   limitedAt.length = 0;
   const started = Date.now();
@@ -331,7 +353,7 @@ test.serial('a 429 is retried after its Retry-After, not sooner', async (t) => {
 test('garbage in a log (an endless line, binary noise, lines before a header) is counted and skipped, never fatal', async (t) => {
   const a = await tenant(env.deps);
   const noise = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256).filter((b) => b !== 10)).toString('latin1');
-  const logs = await logsDir({
+  const logs = await logsDir(t, {
     'server.ADM': `12:00:00 | before any header\n${header(day, '08:00:00')}${killLines(8 * 3600 + 5, 1, 17, 18)}${'#'.repeat(200_000)}\n${noise}\n${killLines(8 * 3600 + 100, 1, 17, 18)}`,
   });
   const report = await runOnce(options(a, logs));
@@ -344,7 +366,7 @@ test.serial(
   'SIGTERM while the service is down: the agent exits after its grace period, and what was not acknowledged is sent at the next start',
   async (t) => {
     const a = await tenant(env.deps);
-    const logs = await logsDir({ 'server.ADM': header(day, '00:00:00') + killLines(10, 3000, 19, 20) });
+    const logs = await logsDir(t, { 'server.ADM': header(day, '00:00:00') + killLines(10, 3000, 19, 20) });
     down = true;
     const stop = new AbortController();
     const agent = new Agent(options(a, logs, { once: false, batchMax: 100, stopGraceMs: 300 }));
@@ -367,8 +389,8 @@ test.serial(
 
 test.serial('--files: ban.txt and priority.txt are pulled at start and again every interval, beside the game', async (t) => {
   const a = await tenant(env.deps);
-  const logs = await logsDir({ 'server.ADM': header(day, '08:00:00') });
-  const profile = await mkdtemp(join(tmpdir(), 'profile-'));
+  const logs = await logsDir(t, { 'server.ADM': header(day, '08:00:00') });
+  const profile = await tempDir(t, 'profile-');
   const actor = { type: 'user' as const, id: null, name: 'test' };
   await createBan(env.deps, a.accountId, { platformId: '76561198000000001' }, actor);
   await queuePlayer(env.deps, a.accountId, { platformId: '76561198000000002' }, actor);

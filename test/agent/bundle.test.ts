@@ -5,9 +5,8 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import process from 'node:process';
 import { promisify } from 'node:util';
 import test from 'ava';
@@ -15,19 +14,22 @@ import { createApp } from '../../src/app.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { agent, agentBundle } from '../../scripts/build-agent.ts';
 import { agentNodeFlags } from '../../bench/v8-flags.ts';
+import { defaultStateFile } from '../../src/agent/options.ts';
 import { testEnv, t0 } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { dataGet, tenant } from '../helpers/seed.ts';
+import { sharedTempDir } from '../helpers/temp-dir.ts';
 
 const run = promisify(execFile);
 let env: TestEnv;
 let server: Server;
 let hostDir: string;
+let removeHostDir: (() => Promise<void>) | undefined;
 
 test.before(async () => {
   // Built by npm ci and npm run build:agent; built here when a source is newer (an edit under test).
   if (agent.state() !== 'fresh') await agent.build();
-  hostDir = await mkdtemp(join(tmpdir(), 'agent-bundle-'));
+  ({ dir: hostDir, remove: removeHostDir } = await sharedTempDir('agent-bundle-'));
   await copyFile(agentBundle, join(hostDir, 'agent.mjs'));
   env = await testEnv();
   server = createServer(createApp(env.deps).callback());
@@ -36,11 +38,15 @@ test.before(async () => {
 test.after.always(async () => {
   server?.close();
   await env?.close();
+  await removeHostDir?.();
 });
 
-/** `node <the agent's flags> agent.mjs ...` in the game host's folder, with nothing but PATH in its environment. */
+/** `node <the agent's flags> agent.mjs ...` in the game host's folder, with PATH and the user's state folder alone in its environment. */
 const agentRun = (args: string[]) =>
-  run(process.execPath, [...agentNodeFlags(), 'agent.mjs', ...args], { cwd: hostDir, env: { PATH: process.env.PATH } });
+  run(process.execPath, [...agentNodeFlags(), 'agent.mjs', ...args], {
+    cwd: hostDir,
+    env: { PATH: process.env.PATH, XDG_STATE_HOME: join(hostDir, 'state') },
+  });
 
 test('node agent.mjs --help prints the usage, alone in an empty folder', async (t) => {
   const { stdout } = await agentRun(['--help']);
@@ -62,6 +68,10 @@ test('node agent.mjs --once reads an admin log into the service and exits 0', as
   );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await agentRun(['--once', '--url', url, '--server', a.serverId, '--token', a.token, '--logs', logs, '--utc-offset', '+00:00']);
+  // Its state is in the user's state folder; the logs folder holds only the log.
+  t.deepEqual(await readdir(logs), ['DayZServer_x64.ADM']);
+  const state = defaultStateFile({ XDG_STATE_HOME: join(hostDir, 'state') }, a.serverId, logs, 'linux');
+  t.deepEqual(await readdir(dirname(state)), [basename(state)]);
   const board = await dataGet(env, a, `/servers/${a.serverId}/leaderboard?limit=10`);
   t.like(
     board.body.players.find((p: { platformId: string }) => p.platformId === dz(1)),

@@ -4,14 +4,14 @@
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { gameFileMaxBytes, pullGameFiles } from '../../src/agent/game-files.ts';
 import { platformIdKind } from '../../src/identities/id-forms.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const serverId = '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01';
 const warnings: string[] = [];
@@ -31,7 +31,7 @@ test('ban.txt and priority.txt are written as served, atomically, only when chan
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
-  const dir = await mkdtemp(join(tmpdir(), 'profile-'));
+  const dir = await tempDir(t, 'profile-');
   const opts = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     serverId,
@@ -78,7 +78,7 @@ async function setUp(t: ExecutionContext, handler: { current: Handler }) {
     server.closeAllConnections();
     server.close();
   });
-  const dir = await mkdtemp(join(tmpdir(), 'profile-'));
+  const dir = await tempDir(t, 'profile-');
   await writeFile(join(dir, 'ban.txt'), validBans);
   await writeFile(join(dir, 'priority.txt'), validPriority);
   const warned: { fields: Record<string, unknown>; message: string }[] = [];

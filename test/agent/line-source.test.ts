@@ -1,10 +1,10 @@
-import { appendFile, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { completeLines } from '../../src/agent/line-source.ts';
 import { listAdmFiles } from '../../src/agent/adm-files.ts';
 import { loadState, saveState } from '../../src/agent/state-file.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const collect = async (path: string, from = 0) => {
   const out = [];
@@ -13,7 +13,7 @@ const collect = async (path: string, from = 0) => {
 };
 
 test('only complete lines are read; a truncated last line waits for its end; offsets are bytes', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'adm-'));
+  const dir = await tempDir(t, 'adm-');
   const path = join(dir, 'a.ADM');
   await writeFile(path, 'первая\r\nsecond\nthird without end');
   const lines = await collect(path);
@@ -32,7 +32,7 @@ test('only complete lines are read; a truncated last line waits for its end; off
 });
 
 test('many lines across read chunks, and a long line (under 64 KiB) across a chunk boundary, come out whole', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'adm-'));
+  const dir = await tempDir(t, 'adm-');
   const path = join(dir, 'b.ADM');
   const long = 'x'.repeat(60_000);
   const many = Array.from({ length: 20_000 }, (_, i) => `12:00:00 | line ${i} ё`);
@@ -52,7 +52,7 @@ test('many lines across read chunks, and a long line (under 64 KiB) across a chu
 });
 
 test('ADM files are ordered by the date in their header, not their name; a file without a header is last', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'adm-'));
+  const dir = await tempDir(t, 'adm-');
   await writeFile(join(dir, 'DayZServer_2023_09_01.ADM'), '\n***\nAdminLog started on 2023-08-30 at 10:00:00\n');
   await writeFile(join(dir, 'DayZServer_2023_08_01.ADM'), '\n***\nAdminLog started on 2023-08-31 at 09:00:00\n');
   await writeFile(join(dir, 'new.adm'), '');
@@ -64,7 +64,7 @@ test('ADM files are ordered by the date in their header, not their name; a file 
 });
 
 test("the state file is written atomically and read back; another server's or a broken one starts over", async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'adm-'));
+  const dir = await tempDir(t, 'adm-');
   const path = join(dir, 'state.json');
   const serverId = '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01';
   t.deepEqual(await loadState(path, serverId), { version: 1, serverId, files: {} });
@@ -79,7 +79,7 @@ test("the state file is written atomically and read back; another server's or a 
 });
 
 test('a line longer than 64 KiB is passed on empty and marked, never kept; the lines around it are whole', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'adm-'));
+  const dir = await tempDir(t, 'adm-');
   const path = join(dir, 'c.ADM');
   const huge = 'z'.repeat(3 * 1024 * 1024);
   await writeFile(path, `before\n${huge}\nafter\n${'y'.repeat(100_000)}\nend\n${'w'.repeat(200_000)}`);

@@ -1,8 +1,7 @@
 // The agent's live parts that need no server: the restart's steps, the warning texts, who the log
 // says is on, presence at its edges (330 s in, 331 s out; offline said once), the active bans'
 // checks (any JSON refused or held, never a crash), and the RCon options (the password never a flag).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
@@ -13,6 +12,7 @@ import { Presence } from '../../src/agent/presence.ts';
 import { restartSteps, warningText } from '../../src/agent/restart-sequence.ts';
 import type { WireEvent } from '../../src/ingest/events.ts';
 import { battleyeGuidOf, dayzIdOf } from '../../src/identities/id-forms.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const steps = (due: number) => restartSteps(due).map((s) => `${s.action}@${s.atSeconds}`);
 
@@ -115,8 +115,7 @@ test('the active bans: a list of bans with ids of their kinds is held; anything 
 });
 
 test('RCon options: port and password from a file (its line end is not part of it) or AGENT_RCON_PASSWORD; never a password flag', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-rcon-options-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir(t, 'agent-rcon-options-');
   const file = join(dir, 'rcon-password.txt');
   await writeFile(file, 'S3cret-pass\r\n');
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };

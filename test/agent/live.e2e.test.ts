@@ -7,8 +7,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
@@ -23,6 +22,7 @@ import { api } from '../helpers/controller-http.ts';
 import { testEnv, t0 } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { FakeBattlEye } from '../helpers/fake-battleye.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { community } from '../commands/helpers.ts';
 import type { Community } from '../commands/helpers.ts';
 
@@ -62,7 +62,7 @@ interface Rig {
 async function rig(t: ExecutionContext, over: Partial<AgentOptions> = {}, withRcon = true): Promise<Rig> {
   const c = await community(env);
   const fake = await FakeBattlEye.start({ password, messageResendMs: 200 });
-  const logs = await mkdtemp(join(tmpdir(), 'agent-live-'));
+  const logs = await tempDir(t, 'agent-live-');
   await writeFile(join(logs, 'server.ADM'), header);
   const options: AgentOptions = {
     ...agentDefaults,
@@ -91,7 +91,6 @@ async function rig(t: ExecutionContext, over: Partial<AgentOptions> = {}, withRc
     stop.abort();
     await running.catch(() => undefined);
     await fake.close();
-    await rm(logs, { recursive: true, force: true });
   });
   if (withRcon) await fake.waitFor(() => fake.clients.length > 0, 10_000, 'the agent logged in to RCon');
   return { c, fake, logs, agent, stop, running };
@@ -182,8 +181,7 @@ test('a DayZ-ID ban kicks the player when the admin log names them as connected 
 });
 
 test('a restart: warnings at 300, 120, 60, 30, 10 s with the message, the lock at 60 s, files at 30 s, then #shutdown, in order; done', async (t) => {
-  const files = await mkdtemp(join(tmpdir(), 'agent-live-files-'));
-  t.teardown(() => rm(files, { recursive: true, force: true }));
+  const files = await tempDir(t, 'agent-live-files-');
   const { c, fake } = await rig(t, { files });
   const player = steam();
   await createBan(env.deps, c.accountId, { platformId: player }, { type: 'user', id: null, name: 'admin' });
@@ -252,8 +250,7 @@ test("presence from RCon: the players the log has named are heartbeated and the 
 });
 
 test('without RCon: message and kick fail "no RCon on this server\'s agent"; a restart runs the host\'s own restart command', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-live-cmd-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir(t, 'agent-live-cmd-');
   const marker = join(dir, 'restarted');
   const { c } = await rig(t, { restartCommand: `echo restarting > ${marker}` }, false);
   const message = await api(t, env, c.owner, 'post', `/api/servers/${c.serverId}/messages`, { text: 'hi' });

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import test from 'ava';
-import { AgentOptionsError, parseAgentOptions, parseUtcOffset } from '../../src/agent/options.ts';
+import { AgentOptionsError, defaultStateFile, parseAgentOptions, parseUtcOffset } from '../../src/agent/options.ts';
 import { retryAfterMs } from '../../src/agent/sender.ts';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const server = '5f0c6a2e-1d4b-4c8e-a3f7-2b9d8e6c1a01';
 
-test('flags win over AGENT_* variables; defaults fill the rest; the state file sits beside the logs', (t) => {
+test("flags win over AGENT_* variables; defaults fill the rest; the state file is in the user's state folder, not beside the logs", (t) => {
   const o = parseAgentOptions(
     ['--url', 'https://stats.example.com/', '--token', 'flag-token'],
     {
@@ -14,9 +16,11 @@ test('flags win over AGENT_* variables; defaults fill the rest; the state file s
       AGENT_TOKEN: 'env-token',
       AGENT_LOGS: '/srv/dayz/profiles',
       AGENT_ONCE: 'true',
+      HOME: '/home/dayz',
     },
     silent,
   );
+  const folderHash = createHash('sha256').update('/srv/dayz/profiles').digest('hex').slice(0, 12);
   t.like(o, {
     url: 'https://stats.example.com',
     serverId: server,
@@ -27,8 +31,39 @@ test('flags win over AGENT_* variables; defaults fill the rest; the state file s
     batchMax: 500,
     batchIntervalMs: 2000,
     files: undefined,
-    state: `/srv/dayz/profiles/.gameservice-agent-${server}.json`,
+    state: `/home/dayz/.local/state/gameservice-agent/${server}-${folderHash}.json`,
+    legacyState: `/srv/dayz/profiles/.gameservice-agent-${server}.json`,
   });
+  const given = parseAgentOptions(
+    ['--state', '/var/lib/agent/state.json'],
+    { AGENT_URL: 'http://x', AGENT_SERVER_ID: server, AGENT_TOKEN: 'k', AGENT_LOGS: '/srv/dayz/profiles' },
+    silent,
+  );
+  t.like(given, { state: '/var/lib/agent/state.json', legacyState: undefined });
+});
+
+test("the default state file: the platform's state folder, one file per server and logs folder", (t) => {
+  const hash = (logs: string) => createHash('sha256').update(logs).digest('hex').slice(0, 12);
+  t.is(
+    defaultStateFile({ HOME: '/home/dayz' }, server, '/srv/logs', 'linux'),
+    `/home/dayz/.local/state/gameservice-agent/${server}-${hash('/srv/logs')}.json`,
+  );
+  t.is(
+    defaultStateFile({ HOME: '/home/dayz', XDG_STATE_HOME: '/state' }, server, '/srv/logs/', 'linux'),
+    `/state/gameservice-agent/${server}-${hash('/srv/logs')}.json`,
+  );
+  t.is(
+    defaultStateFile({ HOME: '/Users/dayz' }, server, '/srv/logs', 'darwin'),
+    `/Users/dayz/Library/Application Support/gameservice-agent/${server}-${hash('/srv/logs')}.json`,
+  );
+  t.true(
+    defaultStateFile({ LOCALAPPDATA: 'C:/Users/dayz/AppData/Local' }, server, '/srv/logs', 'win32').startsWith(
+      join('C:/Users/dayz/AppData/Local', 'gameservice-agent'),
+    ),
+  );
+  // Two folders fed as the same server never share the offsets of files named alike.
+  t.not(defaultStateFile({ HOME: '/h' }, server, '/srv/a', 'linux'), defaultStateFile({ HOME: '/h' }, server, '/srv/b', 'linux'));
+  t.is(defaultStateFile({ HOME: '/h' }, server, 'logs', 'linux'), defaultStateFile({ HOME: '/h' }, server, resolve('logs'), 'linux'));
 });
 
 test('every problem is named at once', (t) => {

@@ -3,9 +3,6 @@
 // actions without a serverId, another community's server a 404), the operator's shared secret bound
 // to the operator's community, unsigned calls bounded to their server's community, the community's
 // own "refuse unsigned" setting, refusals audited where they belong, and two web processes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import supertest from 'supertest';
@@ -18,6 +15,7 @@ import type { Session } from '../helpers/controller.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertError } from '../helpers/data-api.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 
 const operatorSecret = 'a chat signing secret of at least 32 characters';
 const alice = '175928847299117063';
@@ -34,8 +32,7 @@ interface World {
 }
 
 async function world(t: ExecutionContext): Promise<World> {
-  const rolesDir = mkdtempSync(join(tmpdir(), 'chat-bots-'));
-  t.teardown(() => rmSync(rolesDir, { recursive: true, force: true }));
+  const rolesDir = tempDirSync(t, 'chat-bots-');
   const env = await envFor(t, {
     CHAT_SIGNING_SECRET: operatorSecret,
     CHAT_ROLES_DIR: rolesDir,

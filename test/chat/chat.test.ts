@@ -2,8 +2,7 @@
 // role mappings (endpoints and the file itself), audit entries and the path's rate cap.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
@@ -14,6 +13,7 @@ import { api, envFor } from '../helpers/controller-http.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { assertSchema, ev, ingest } from '../helpers/seed.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 import { registerServer } from '../../src/servers/server.ts';
 
 const secret = 'a chat signing secret of at least 32 characters';
@@ -21,7 +21,7 @@ const alice = '175928847299117063';
 const bob = '175928847299117064';
 
 async function chatEnv(t: ExecutionContext, env: Record<string, string> = {}) {
-  const rolesDir = mkdtempSync(join(tmpdir(), 'chat-roles-'));
+  const rolesDir = tempDirSync(t, 'chat-roles-');
   const e = await envFor(t, { CHAT_SIGNING_SECRET: secret, CHAT_ROLES_DIR: rolesDir, ...env });
   const owner = await setupOperator(e);
   const { server, ingestToken } = await registerServer(e.deps, owner.accountId, { name: 'Chernarus #1' });

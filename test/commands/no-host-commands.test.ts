@@ -3,8 +3,6 @@
 // where restarts live now, no column can hold one, and a restart (with every worker job run) leaves
 // no trace on the service's host.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { jobs } from '../../workers/main.ts';
@@ -12,12 +10,12 @@ import { runJob } from '../../src/job.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { community } from './helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 test("restartCommand is refused with where restarts are configured; no command a community chose runs on the service's host", async (t) => {
   const env = await envFor(t);
   const c = await community(env);
-  const dir = await mkdtemp(join(tmpdir(), 'no-host-commands-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir(t, 'no-host-commands-');
   const marker = join(dir, 'ran');
   const command = `touch ${marker}; id; cat /etc/passwd; env`;
 

@@ -1,9 +1,9 @@
 // Controller reads the dashboard builds on: who is signed in and what their role allows
-// (GET /api/auth/session), the network's communities (GET /api/accounts), and the audit log
+// (GET /api/auth/session, and GET /api/auth/signed-in, never a 401), the network's communities (GET /api/accounts), and the audit log
 // filtered by actor and action.
 import test from 'ava';
 import { password, setupOperator, signIn, userWithRole } from '../helpers/controller.ts';
-import { api, browserCall, envFor } from '../helpers/controller-http.ts';
+import { api, browserCall, call, envFor } from '../helpers/controller-http.ts';
 import { assertError } from '../helpers/data-api.ts';
 
 test('the session says who is signed in, their community and exactly their permissions', async (t) => {
@@ -31,6 +31,23 @@ test('the session says who is signed in, their community and exactly their permi
 
   await browserCall(env, viewer, 'post', '/api/auth/logout');
   assertError(t, await browserCall(env, viewer, 'get', '/api/auth/session'), 401, 'UNAUTHORIZED');
+});
+
+test('signed-in answers 200 either way: false without a live session, else the session exactly as GET /api/auth/session has it', async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  t.deepEqual((await api(t, env, undefined, 'get', '/api/auth/signed-in')).body, { signedIn: false });
+  t.deepEqual((await call(env, { token: 'not-a-session' }, 'get', '/api/auth/signed-in')).body, { signedIn: false });
+  const own = await api(t, env, operator, 'get', '/api/auth/signed-in');
+  t.deepEqual(own.body, { signedIn: true, session: (await api(t, env, operator, 'get', '/api/auth/session')).body });
+  const viewer = await userWithRole(env, 'viewer');
+  const seen = await browserCall(env, viewer, 'get', '/api/auth/signed-in');
+  t.is(seen.status, 200);
+  t.like(seen.body, { signedIn: true, session: { user: { role: 'viewer' }, permissions: ['servers.read', 'trust.read'] } });
+  await browserCall(env, viewer, 'post', '/api/auth/logout');
+  const after = await browserCall(env, viewer, 'get', '/api/auth/signed-in');
+  t.is(after.status, 200);
+  t.deepEqual(after.body, { signedIn: false }, 'a session that ended is no session');
 });
 
 test('the operator lists every community with its live servers; nobody else may', async (t) => {

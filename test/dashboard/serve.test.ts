@@ -1,15 +1,13 @@
 // The web process serves the dashboard's build: its pages for any other path a browser asks for,
 // the public player page under /p/, hashed assets cached for good; never in place of an /api or
 // /.well-known answer; and a 503 in words when the build is missing.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { dashboard } from '../../src/dashboard/serve.ts';
 import { buildState } from '../../web/build-state.ts';
 import { envFor } from '../helpers/controller-http.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 
 test('pages, the player page and assets are served; /api and /.well-known paths never are', async (t) => {
   t.is(buildState(), 'fresh', 'npm test builds the dashboard first (npm run build:web)');
@@ -45,7 +43,7 @@ test('pages, the player page and assets are served; /api and /.well-known paths 
 
 test('without a build, a page says how to build it', async (t) => {
   const app = new Koa();
-  app.use(dashboard(mkdtempSync(join(tmpdir(), 'no-dashboard-'))));
+  app.use(dashboard(tempDirSync(t, 'no-dashboard-')));
   const res = await supertest(app.callback()).get('/servers').set('Accept', 'text/html');
   t.is(res.status, 503);
   t.regex(res.text, /The dashboard is not built yet\. Run `npm run build:web`/);

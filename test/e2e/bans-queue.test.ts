@@ -69,8 +69,11 @@ test("a ban made on the Bans page is in the ban file and the server's ban list u
   await row.getByRole('button', { name: 'Lift' }).click();
   await row.getByRole('button', { name: 'Yes' }).click();
   await page.getByRole('status').filter({ hasText: 'The ban of Rexx is lifted.' }).waitFor();
-  await row.getByText('Lifted').waitFor();
+  await row.getByText('Lifted', { exact: true }).waitFor();
   t.false(await row.getByRole('button', { name: 'Lift' }).isVisible(), 'a lifted ban cannot be lifted again');
+  // Its end is who lifted it and when, not the end it had.
+  t.regex(await row.getByRole('cell').nth(3).innerText(), /^Lifted by owner at \S/);
+  t.notRegex(await row.innerText(), /Permanent/);
   await drainSyncRequests(env.deps);
   t.is(await readFile(banFile, 'utf8'), '76561198000000043\r\n' + `${dayzIdOf('76561198000000043')}\r\n`);
   await page.goto(`/servers/${server.id}`);

@@ -143,6 +143,15 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
 
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await checkPage(t, browser, page, 'api-keys');
+  // A key revoked while its "shown once" panel is open takes the panel with it.
+  await page.getByLabel('Name').fill('short-lived');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByTestId('secret-value').waitFor();
+  const shortLived = page.getByRole('row').filter({ hasText: 'short-lived' });
+  await shortLived.getByRole('button', { name: 'Revoke' }).click();
+  await shortLived.getByRole('button', { name: 'Yes' }).click();
+  await shortLived.getByText('Revoked').waitFor();
+  t.false(await page.getByTestId('secret-value').isVisible(), 'no revoked key is offered');
   const row = page.getByRole('row').filter({ hasText: 'community website' });
   await row.getByRole('button', { name: 'Revoke' }).click();
   await row.getByRole('button', { name: 'Yes' }).click();
@@ -153,6 +162,8 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
 test('edit a server, give it a new ingest token (the old one stops), revoke it', async (t) => {
   const { env, base } = await e2eWorld(t);
   const owner = await setupOperator(env, 'owner');
+  // A list longer than the screen, the server to edit at its top: the form must open where the user clicked.
+  for (let i = 1; i <= 24; i++) await call(env, owner, 'post', '/api/servers', { name: `Server ${String(i).padStart(2, '0')}` });
   const created = (await call(env, owner, 'post', '/api/servers', { name: 'Old name' })).body as {
     server: { id: string };
     ingestToken: string;
@@ -162,8 +173,21 @@ test('edit a server, give it a new ingest token (the old one stops), revoke it',
   await signInContext(context, 'owner', password);
   await page.goto('/servers');
 
-  await page.getByRole('row').filter({ hasText: 'Old name' }).getByRole('button', { name: 'Edit' }).click();
+  const editButton = page.getByRole('row').filter({ hasText: 'Old name' }).getByRole('button', { name: 'Edit' });
+  await editButton.click();
   const edit = page.getByRole('region', { name: 'Edit Old name' });
+  const heading = edit.getByRole('heading', { name: 'Edit Old name' });
+  await heading.waitFor();
+  const box = (await heading.boundingBox())!;
+  const rowBox = (await page.getByRole('row').filter({ hasText: 'Old name' }).first().boundingBox())!;
+  t.true(box.y >= 0 && box.y + box.height <= page.viewportSize()!.height, `the form opens in view (heading at ${box.y} px)`);
+  t.true(box.y > rowBox.y && box.y < rowBox.y + rowBox.height + 100, 'right under the row whose Edit was pressed');
+  t.true(await heading.evaluate((el) => el === document.activeElement), 'its heading has the focus');
+  await checkPage(t, browser, page, 'server-edit');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+  // Closed, the focus is back on the Edit button that opened it.
+  await t.notThrowsAsync(page.waitForFunction((id) => document.activeElement?.id === id, `edit-server-${serverId}`, { timeout: 5000 }));
+  await editButton.click();
   await edit.getByLabel('Name').fill('Deer Isle');
   t.is(await edit.getByLabel('Restart command (optional)').count(), 0, 'restarts go through the agent now');
   t.true(await edit.getByLabel('Ban file path (optional)').isVisible(), "the network operator's owner may name file paths");

@@ -3,6 +3,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors } from '../helpers/browser.ts';
+import { setupOperator } from '../helpers/controller.ts';
 
 let browser: Browser;
 test.before(async () => {
@@ -73,6 +74,24 @@ test('first-run setup, sign-out, a wrong password, then sign-in', async (t) => {
   t.is(focused.text, 'Skip to the page');
   t.true(focused.top >= 0, 'the skip link is on screen when focused');
   t.is(focused.outline, 'solid', 'the focus is visible');
+  noScriptErrors(t, page);
+});
+
+test('the sign-in page loads without a failed request or an error in the console', async (t) => {
+  const { base, env } = await e2eWorld(t);
+  await setupOperator(env);
+  const { page } = await newPage(t, browser, base);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto('/');
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  t.deepEqual(problems, []);
   noScriptErrors(t, page);
 });
 

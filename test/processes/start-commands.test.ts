@@ -4,13 +4,14 @@
 // which reads them from there. And the flags, the service's and the agent's, take effect.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import type { ExecutionContext } from 'ava';
 import { agentNodeFlags, serviceNodeFlags } from '../../bench/v8-flags.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
@@ -38,8 +39,8 @@ test('the bench reads the flags from bin/service', (t) => {
 });
 
 /** bin/service in a folder of its own with a built entry point, `node` and `npx` stubs that print their arguments. */
-async function launch(args: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'launcher-'));
+async function launch(t: ExecutionContext, args: string[]): Promise<string> {
+  const dir = await tempDir(t, 'launcher-');
   await mkdir(join(dir, 'bin'));
   await mkdir(join(dir, 'dist', 'src'), { recursive: true });
   await mkdir(join(dir, 'stubs'));
@@ -56,9 +57,9 @@ async function launch(args: string[]): Promise<string> {
 }
 
 test('bin/service runs the build under Node with the flags, and the sources under Deno with the same flags', async (t) => {
-  t.is(await launch(['--role', 'web']), `node ${flags.join(' ')} <root>/bin/../dist/src/main.js --role web`);
+  t.is(await launch(t, ['--role', 'web']), `node ${flags.join(' ')} <root>/bin/../dist/src/main.js --role web`);
   t.is(
-    await launch(['--deno', '--demo']),
+    await launch(t, ['--deno', '--demo']),
     `npx --yes deno@2.9.6 run --allow-all --v8-flags=${flags.join(',')} <root>/bin/../src/main.ts --demo`,
   );
 });

@@ -2,18 +2,18 @@
 // version; a writer killed with SIGKILL mid-write, many times over, never leaves a partial or empty
 // file, and the next run leaves no temporary file behind.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
 import { removeStaleTemps, writeAtomically } from '../../src/store/atomic-write.ts';
 import { versions } from './fixtures/versions.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const known = new Set(versions);
 
 test('a reader polling the file during 200 writes only ever sees a complete version', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'atomic-'));
+  const dir = await tempDir(t, 'atomic-');
   const path = join(dir, 'ban.txt');
   await writeAtomically(path, versions[0]!);
   let writing = true;
@@ -47,7 +47,7 @@ function runWriter(path: string, once = false) {
 }
 
 test('a writer killed with SIGKILL mid-write, 12 times over, never leaves a partial or empty file; the next run cleans its temp files', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'sigkill-'));
+  const dir = await tempDir(t, 'sigkill-');
   const path = join(dir, 'ban.txt');
   let leftovers = 0;
   for (let round = 0; round < 12; round++) {
@@ -69,7 +69,7 @@ test('a writer killed with SIGKILL mid-write, 12 times over, never leaves a part
 });
 
 test('stale temps of this file only are removed; other files are left alone', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'stale-'));
+  const dir = await tempDir(t, 'stale-');
   const path = join(dir, 'ban.txt');
   await writeFile(join(dir, '.ban.txt.abc123.sync-tmp'), 'partial');
   await writeFile(join(dir, '.priority.txt.abc123.sync-tmp'), 'partial');

@@ -9,8 +9,6 @@ import { createApp } from '../../src/app.ts';
 import { rowsDigest } from '../../src/trust/export.ts';
 import { emptyMirror, syncMirror } from '../../src/trust/mirror.ts';
 import { mirrorToFile, readMirror } from '../../src/trust/mirror-file.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
@@ -19,6 +17,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { setupOperator, userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
 import { assertSchema } from '../helpers/seed.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 import { assertNoSubmitter, decide, feedSettled, rsaKey, submit } from '../helpers/trust.ts';
 
 const signing = { TRUST_SIGNING_KEY: rsaKey(0) };
@@ -269,7 +268,7 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   });
 
   // The CLI's file round: a first run writes the mirror, a second resumes from it.
-  const file = join(mkdtempSync(join(tmpdir(), 'mirror-')), 'mirror.json');
+  const file = join(tempDirSync(t, 'mirror-'), 'mirror.json');
   t.like(await mirrorToFile(file, options), { rows: 4, bans: 3 });
   await decide(env, operator, ids[3]!, 'overturn');
   await feedSettled(env);

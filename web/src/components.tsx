@@ -16,6 +16,25 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
+/**
+ * A panel opened from a row (edit, submit), for its heading: the panel is scrolled into view (as
+ * little as it takes, the whole panel when it fits) and the heading takes the focus, so the form is
+ * where the eye and the keyboard are, however long the list around it.
+ */
+export function useOpenedPanel<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    (ref.current?.closest('section') ?? ref.current)?.scrollIntoView({ block: 'nearest' });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
+
+/** Gives the focus back to the control that opened a panel (a row's button, by its id), scrolled into view. */
+export function refocus(id: string): void {
+  requestAnimationFrame(() => document.getElementById(id)?.focus());
+}
+
 interface InputProps {
   label: string;
   value: string;

@@ -9,7 +9,7 @@ import { ErrorText, Loading } from './components.tsx';
 import { Link, match, navigate, usePath } from './router.tsx';
 import { SessionContext, useSession } from './session.tsx';
 import type { SessionValue } from './session.tsx';
-import type { Permission, SessionInfo } from './types.ts';
+import type { Permission, SessionInfo, SignInState } from './types.ts';
 import { SetupPage } from './pages/setup.tsx';
 import { SignInPage } from './pages/signin.tsx';
 import { ServersPage } from './pages/servers.tsx';
@@ -59,8 +59,9 @@ function App() {
     try {
       const setup = await api<{ needsSetup: boolean }>('GET', '/api/setup/status');
       if (setup.needsSetup) return setPhase({ kind: 'setup' });
-      const info = await api<SessionInfo>('GET', '/api/auth/session').catch(() => undefined);
-      setPhase(info ? { kind: 'in', info } : { kind: 'signin' });
+      // Asked where "nobody is signed in" is an answer, not a 401: the sign-in page logs no failed request.
+      const state = await api<SignInState>('GET', '/api/auth/signed-in');
+      setPhase(state.session ? { kind: 'in', info: state.session } : { kind: 'signin' });
     } catch (error) {
       setPhase({ kind: 'failed', error });
     }

@@ -46,6 +46,7 @@ export type {
 } from '../../src/http/schema-types.ts';
 
 export type SessionInfo = Wire.Session;
+export type SignInState = Wire.SignInState;
 export type Permission = Wire.Session['permissions'][number];
 export type Role = Wire.User['role'];
 export const roles: Role[] = ['owner', 'admin', 'moderator', 'viewer'];

@@ -26,7 +26,7 @@ export function ApiKeysPage() {
   const limits = useLoad(() => api<Limits>('GET', '/api/limits'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('standard');
-  const [minted, setMinted] = useState<{ name: string; key: string } | null>(null);
+  const [minted, setMinted] = useState<{ id: string; name: string; key: string } | null>(null);
   const [done, setDone] = useState('');
   const mint = useAction();
   const row = useAction();
@@ -35,7 +35,7 @@ export function ApiKeysPage() {
     e.preventDefault();
     void mint.run(async () => {
       const res = await api<ApiKeyCreated>('POST', '/api/account/api-keys', { name: name.trim(), tier });
-      setMinted({ name: res.name, key: res.key });
+      setMinted({ id: res.id, name: res.name, key: res.key });
       setName('');
       keys.reload();
     });
@@ -82,6 +82,8 @@ export function ApiKeysPage() {
                     onConfirm={() =>
                       row.run(async () => {
                         await api('DELETE', `/api/account/api-keys/${k.id}`);
+                        // A revoked key's "shown once" panel would offer a key that no longer works.
+                        setMinted((m) => (m?.id === k.id ? null : m));
                         setDone(`"${k.name}" is revoked.`);
                         keys.reload();
                       })

@@ -11,11 +11,13 @@ import {
   Loading,
   Notice,
   PageTitle,
+  refocus,
   SelectField,
   Table,
   TextField,
   useAction,
   useLoad,
+  useOpenedPanel,
 } from '../components.tsx';
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -25,10 +27,22 @@ import type { BanRecord, BanRecordPage, Category } from '../types.ts';
 const pageSize = 25;
 const playerIdHint = 'Steam64 (17 digits), DayZ ID (44 characters) or console id.';
 const unitMinutes: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
+const submitButtonId = (banId: string) => `submit-pool-${banId}`;
 
 function status(b: BanRecord) {
   if (b.liftedAt) return <Badge tone="off">Lifted</Badge>;
   return b.active ? <Badge tone="bad">In force</Badge> : <Badge tone="off">Expired</Badge>;
+}
+
+/** When a ban ends: who lifted it and when, once lifted; else its expiry. */
+function Until({ ban }: { ban: BanRecord }) {
+  if (ban.liftedAt)
+    return (
+      <>
+        Lifted by {ban.liftedBy?.name ?? 'an unknown user'} at <DateText iso={ban.liftedAt} />
+      </>
+    );
+  return ban.permanent ? <>Permanent</> : <DateText iso={ban.expiresAt} />;
 }
 
 export function BansPage() {
@@ -102,7 +116,9 @@ export function BansPage() {
                   )}
                 </td>
                 <td>{status(b)}</td>
-                <td>{b.permanent ? 'Permanent' : <DateText iso={b.expiresAt} />}</td>
+                <td>
+                  <Until ban={b} />
+                </td>
                 <td>
                   <DateText iso={b.bannedAt} />
                   {b.createdBy?.name && <div class="muted">by {b.createdBy.name}</div>}
@@ -124,7 +140,7 @@ export function BansPage() {
                         />
                       )}
                       {can('trust.submit') && b.source === 'manual' && !b.liftedAt && (
-                        <button type="button" onClick={() => setSubmitting(b)}>
+                        <button type="button" id={submitButtonId(b.id)} onClick={() => setSubmitting(b)}>
                           Submit to the pool<span class="visually-hidden"> ({b.playerName ?? b.platformId})</span>
                         </button>
                       )}
@@ -148,6 +164,7 @@ export function BansPage() {
         <SubmitToPool
           ban={submitting}
           onClose={(message) => {
+            refocus(submitButtonId(submitting.id));
             setSubmitting(null);
             if (message) changed(message);
           }}
@@ -279,6 +296,7 @@ function SubmitToPool({ ban, onClose }: { ban: BanRecord; onClose: (message?: st
   const [evidence, setEvidence] = useState('');
   const [note, setNote] = useState('');
   const action = useAction();
+  const heading = useOpenedPanel<HTMLHeadingElement>();
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -295,7 +313,9 @@ function SubmitToPool({ ban, onClose }: { ban: BanRecord; onClose: (message?: st
   };
   return (
     <section class="panel" aria-labelledby="submit-pool">
-      <h2 id="submit-pool">Submit the ban of {ban.playerName ?? ban.platformId} to the trust pool</h2>
+      <h2 id="submit-pool" ref={heading} tabIndex={-1}>
+        Submit the ban of {ban.playerName ?? ban.platformId} to the trust pool
+      </h2>
       <p class="muted">
         Once a network moderator approves it, the ban counts in the player's public trust score. The public sees your community's name and
         the category, never the reason text, your name or the note.

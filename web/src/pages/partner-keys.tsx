@@ -24,7 +24,7 @@ export function PartnerKeysPage() {
   const limits = useLoad(() => api<Limits>('GET', '/api/limits'), []);
   const [name, setName] = useState('');
   const [tier, setTier] = useState('basic');
-  const [issued, setIssued] = useState<{ name: string; key: string } | null>(null);
+  const [issued, setIssued] = useState<{ id: string; name: string; key: string } | null>(null);
   const [done, setDone] = useState('');
   const issue = useAction();
   const row = useAction();
@@ -32,7 +32,7 @@ export function PartnerKeysPage() {
     e.preventDefault();
     void issue.run(async () => {
       const res = await api<PartnerKeyCreated>('POST', '/api/trust/partner-keys', { name: name.trim(), tier });
-      setIssued({ name: res.name, key: res.key });
+      setIssued({ id: res.id, name: res.name, key: res.key });
       setName('');
       keys.reload();
     });
@@ -75,6 +75,7 @@ export function PartnerKeysPage() {
                     onConfirm={() =>
                       row.run(async () => {
                         await api('DELETE', `/api/trust/partner-keys/${k.id}`);
+                        setIssued((i) => (i?.id === k.id ? null : i));
                         setDone(`"${k.name}" is revoked.`);
                         keys.reload();
                       })

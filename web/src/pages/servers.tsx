@@ -1,6 +1,7 @@
 // The community's servers: online state, players, fps, last seen; add, edit, revoke, and rotate the
 // ingest token (shown once, with the agent's command line filled in for that server).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import {
   Badge,
@@ -9,12 +10,14 @@ import {
   Loading,
   Notice,
   PageTitle,
+  refocus,
   SecretBox,
   Table,
   TextField,
   TimeAgo,
   useAction,
   useLoad,
+  useOpenedPanel,
 } from '../components.tsx';
 import { formatCount, formatFps } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -28,6 +31,7 @@ interface ServerForm {
   priorityFilePath: string;
 }
 const emptyForm: ServerForm = { name: '', banFilePath: '', priorityFilePath: '' };
+const editButtonId = (serverId: string) => `edit-server-${serverId}`;
 /**
  * What the form sends. File paths on the service's host are the network operator's alone: others
  * never send them, so saving a name keeps the paths the operator set.
@@ -101,64 +105,73 @@ export function ServersPage() {
           empty={list.data.servers.length === 0 && 'No servers yet.'}
         >
           {list.data.servers.map((s) => (
-            <tr key={s.id}>
-              <td>
-                <Link href={`/servers/${s.id}`}>{s.name}</Link>
-                {s.map && <div class="muted">{s.map}</div>}
-              </td>
-              <td>{s.online ? <Badge tone="ok">Online</Badge> : <Badge tone="off">Offline</Badge>}</td>
-              <td class="num">{s.online ? formatCount(s.players) : '–'}</td>
-              <td class="num">{s.online ? formatFps(s.fps) : '–'}</td>
-              <td>
-                <TimeAgo iso={s.lastSeenAt} />
-              </td>
-              {manage && (
+            <Fragment key={s.id}>
+              <tr>
                 <td>
-                  <div class="actions">
-                    <button type="button" onClick={() => setEditing(s)}>
-                      Edit<span class="visually-hidden"> {s.name}</span>
-                    </button>
-                    <ConfirmButton
-                      label="New ingest token"
-                      confirmLabel={`The old token of ${s.name} stops working at once. Continue?`}
-                      danger={false}
-                      onConfirm={() =>
-                        row.run(async () => {
-                          const res = await api<{ ingestToken: string }>('POST', `/api/servers/${s.id}/ingest-token`);
-                          setShown({ title: `New ingest token of ${s.name}`, serverId: s.id, token: res.ingestToken });
-                        })
-                      }
-                    />
-                    <ConfirmButton
-                      label="Revoke"
-                      confirmLabel={`Revoke ${s.name}? Its token stops working and it leaves every list.`}
-                      onConfirm={() =>
-                        row.run(async () => {
-                          await api('DELETE', `/api/servers/${s.id}`);
-                          setDone(`${s.name} revoked.`);
-                          list.reload();
-                        })
-                      }
-                    />
-                  </div>
+                  <Link href={`/servers/${s.id}`}>{s.name}</Link>
+                  {s.map && <div class="muted">{s.map}</div>}
                 </td>
+                <td>{s.online ? <Badge tone="ok">Online</Badge> : <Badge tone="off">Offline</Badge>}</td>
+                <td class="num">{s.online ? formatCount(s.players) : '–'}</td>
+                <td class="num">{s.online ? formatFps(s.fps) : '–'}</td>
+                <td>
+                  <TimeAgo iso={s.lastSeenAt} />
+                </td>
+                {manage && (
+                  <td>
+                    <div class="actions">
+                      <button type="button" id={editButtonId(s.id)} onClick={() => setEditing(s)}>
+                        Edit<span class="visually-hidden"> {s.name}</span>
+                      </button>
+                      <ConfirmButton
+                        label="New ingest token"
+                        confirmLabel={`The old token of ${s.name} stops working at once. Continue?`}
+                        danger={false}
+                        onConfirm={() =>
+                          row.run(async () => {
+                            const res = await api<{ ingestToken: string }>('POST', `/api/servers/${s.id}/ingest-token`);
+                            setShown({ title: `New ingest token of ${s.name}`, serverId: s.id, token: res.ingestToken });
+                          })
+                        }
+                      />
+                      <ConfirmButton
+                        label="Revoke"
+                        confirmLabel={`Revoke ${s.name}? Its token stops working and it leaves every list.`}
+                        onConfirm={() =>
+                          row.run(async () => {
+                            await api('DELETE', `/api/servers/${s.id}`);
+                            setShown((t) => (t?.serverId === s.id ? null : t));
+                            setDone(`${s.name} revoked.`);
+                            list.reload();
+                          })
+                        }
+                      />
+                    </div>
+                  </td>
+                )}
+              </tr>
+              {editing?.id === s.id && (
+                // The form opens under the row whose Edit was pressed, not below the whole list.
+                <tr class="row-panel">
+                  <td colSpan={6}>
+                    <EditServer
+                      server={editing}
+                      key={editing.id}
+                      onClose={(saved) => {
+                        refocus(editButtonId(editing.id));
+                        setEditing(null);
+                        if (saved) {
+                          setDone(`${saved} saved.`);
+                          list.reload();
+                        }
+                      }}
+                    />
+                  </td>
+                </tr>
               )}
-            </tr>
+            </Fragment>
           ))}
         </Table>
-      )}
-      {editing && (
-        <EditServer
-          server={editing}
-          key={editing.id}
-          onClose={(saved) => {
-            setEditing(null);
-            if (saved) {
-              setDone(`${saved} saved.`);
-              list.reload();
-            }
-          }}
-        />
       )}
       {manage && (
         <section class="panel" aria-labelledby="add-server">
@@ -191,8 +204,7 @@ function EditServer({ server, onClose }: { server: ManagedServer; onClose: (save
       onClose(saved.name);
     });
   };
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  const heading = useOpenedPanel<HTMLHeadingElement>();
   return (
     <section class="panel" aria-labelledby="edit-server">
       <h2 id="edit-server" ref={heading} tabIndex={-1}>
