@@ -18,6 +18,7 @@ import { limitsCapability } from './limits/capability.ts';
 import { mapsCapability } from './maps/capability.ts';
 import { openApiCapability } from './openapi/capability.ts';
 import { operatorCapability } from './operator/capability.ts';
+import { playersCapability } from './players/capability.ts';
 import { queueCapability } from './queue/capability.ts';
 import { serversCapability } from './servers/capability.ts';
 import { statsCapability } from './stats/capability.ts';
@@ -39,6 +40,7 @@ export const capabilities = [
   operatorCapability,
   limitsCapability,
   serversCapability,
+  playersCapability,
   auditCapability,
   mapsCapability,
   chatCapability,

@@ -9,6 +9,7 @@ import { agentScenario } from './agent.ts';
 import { gameFilesScenario } from './game-files.ts';
 import { trustScenario } from './trust.ts';
 import { commandsScenario } from './commands.ts';
+import { playerSearchScenario } from './player-search.ts';
 
 export const scenarios: Scenario[] = [
   onlinePlayersScenario,
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   gameFilesScenario,
   trustScenario,
   commandsScenario,
+  playerSearchScenario,
 ];

@@ -26,6 +26,35 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
+const entryColumns = `id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
+  json_build_object('type', target_type, 'id', target_id) AS target, ip, details`;
+
+/** The account's entries about these targets (one type), newest first. */
+export async function auditOfTargets(
+  db: Queryable,
+  accountId: string,
+  targetType: string,
+  targetIds: string[],
+  limit: number,
+): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT ${entryColumns} FROM audit_log WHERE account_id = $1 AND target_type = $2 AND target_id = ANY($3::text[])
+     ORDER BY audit_log.id DESC LIMIT $4`,
+    [accountId, targetType, targetIds, limit],
+  );
+  return rows;
+}
+
+/** The account's entries about queue entries of a player under any of these ids (removed entries too), newest first. */
+export async function auditOfQueuedPlayer(db: Queryable, accountId: string, platformIds: string[], limit: number): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT ${entryColumns} FROM audit_log WHERE account_id = $1 AND target_type = 'queue-entry' AND details ->> 'platformId' = ANY($2::text[])
+     ORDER BY audit_log.id DESC LIMIT $3`,
+    [accountId, platformIds, limit],
+  );
+  return rows;
+}
+
 export type AuditFilter = Pick<AuditQuery, 'actor' | 'action'>;
 
 /** Newest first, keyset-paged by id (entries with an id below `beforeId`). The ORDER BY names

@@ -94,6 +94,16 @@ export async function activeBanOf(db: Queryable, accountId: string, platformIds:
   return rows[0];
 }
 
+/** The account's bans of a player under any of these ids (or a Steam64 ban whose DayZ ID is one), lifted ones too, newest first. */
+export async function bansOfPlayer(db: Queryable, accountId: string, platformIds: string[], limit: number): Promise<BanRecord[]> {
+  const { rows } = await db.query<BanRecord>(
+    `SELECT ${columns} FROM bans WHERE account_id = $1 AND (platform_id = ANY($2::text[]) OR dayz_id = ANY($2::text[]))
+     ORDER BY banned_at DESC, id LIMIT $3`,
+    [accountId, platformIds, limit],
+  );
+  return rows;
+}
+
 export type BanStatus = 'active' | 'expired' | 'lifted';
 
 export type BanSearch = Checked<'query-ban-search.json'>;

@@ -218,6 +218,13 @@ export interface SchemaTypes {
   'partner-key-list.json': PartnerKeyList;
   'partner-key.json': PartnerKey;
   'platform-id.json': PlatformId;
+  'player-ids.json': PlayerIds;
+  'player-note-create.json': PlayerNoteCreate;
+  'player-note-list.json': PlayerNoteList;
+  'player-note.json': PlayerNote;
+  'player-profile.json': PlayerProfile;
+  'player-search.json': PlayerSearch;
+  'player-watch.json': PlayerWatch;
   'query-audit.json': AuditQuery;
   'query-ban-search.json': BanSearchQuery;
   'query-bans.json': BansQuery;
@@ -225,6 +232,7 @@ export interface SchemaTypes {
   'query-commands.json': CommandsQuery;
   'query-kills.json': KillsQuery;
   'query-leaderboard.json': LeaderboardQuery;
+  'query-player-search.json': PlayerSearchQuery;
   'query-queue.json': QueueQuery;
   'query-server-metrics.json': ServerMetricsQuery;
   'query-trust-export.json': TrustExportQuery;
@@ -243,6 +251,7 @@ export interface SchemaTypes {
   'server-kick.json': ServerKick;
   'server-list.json': ServerList;
   'server-message.json': ServerMessage;
+  'server-online-players.json': ServerOnlinePlayers;
   'server-restart.json': ServerRestart;
   'server-status.json': ServerStatus;
   'server-summary.json': ServerSummary;
@@ -892,6 +901,330 @@ export interface PartnerKey {
   createdAt: string;
   revokedAt: string | null;
 }
+/**
+ * Every id form the service knows for a player. platformId is the id the service keeps the player under (the Steam64 once known; else the DayZ ID or console id the game logged); the others are derived from it or learnt (a console id an admin linked, a DayZ ID merged into its Steam64).
+ */
+export interface PlayerIds {
+  platformId: PlatformId;
+  /**
+   * the Steam64, when known
+   */
+  steam64: string | null;
+  /**
+   * STEAM_0:Y:Z, the form old tools print (from the Steam64)
+   */
+  steamLegacy: string | null;
+  /**
+   * the DayZ ID the game writes in its admin logs
+   */
+  dayzId: string | null;
+  /**
+   * the BattlEye GUID (from the Steam64)
+   */
+  battleyeGuid: string | null;
+  /**
+   * the UUID the trust network publishes; null for a player never seen on any server
+   */
+  serviceId: string | null;
+  /**
+   * console ids of the player: its own, or linked to its Steam64
+   */
+  consoleIds: string[];
+}
+export interface PlayerNoteCreate {
+  /**
+   * the note's text: 1 to 2,000 characters, not only spaces
+   */
+  body: string;
+}
+/**
+ * The account's notes about a player, newest first (at most 200 a player).
+ */
+export interface PlayerNoteList {
+  platformId: string;
+  notes: PlayerNote[];
+}
+/**
+ * A private note of the account about a player. Seen only by the account's users (servers.read); never in the Data API, the trust network or a partner's answer.
+ */
+export interface PlayerNote {
+  id: string;
+  platformId: string;
+  body: string;
+  createdBy: {
+    id: string | null;
+    name: string | null;
+  } | null;
+  createdAt: string;
+}
+/**
+ * A player as the signed-in user's account sees them. Names, servers, sessions, kills, bans, queue entries, notes and the watch flag are this account's only. A player the account's servers never saw but the network knows (a pool entry, or play on another community's servers) answers with seenByAccount false: the ids the identifier itself gives, the trust score and pool entries, and the account's own records (notes, watch, bans, queue) if any.
+ */
+export interface PlayerProfile {
+  ids: PlayerIds;
+  /**
+   * chat-platform (Discord) user ids linked to the player; empty for a player the account has no record of
+   */
+  chatIds: string[];
+  /**
+   * seen on one of the account's live servers
+   */
+  seenByAccount: boolean;
+  /**
+   * the newest name on the account's servers
+   */
+  lastName: string | null;
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  /**
+   * every name seen on the account's servers, the most recently seen first; first seen to within a batch of events
+   */
+  names: {
+    name: string;
+    firstSeenAt: string;
+    lastSeenAt: string;
+  }[];
+  /**
+   * each live server of the account the player has totals on, the most recently seen first
+   */
+  servers: PlayerServer[];
+  /**
+   * the account's bans of the player (either id form), lifted ones included, newest first, each with its audit history
+   */
+  bans: {
+    ban: BanRecord;
+    /**
+     * newest first
+     */
+    history: AuditEntry[];
+  }[];
+  queue: {
+    /**
+     * the player's entries in the account's priority queue
+     */
+    entries: QueueEntry[];
+    /**
+     * audit entries of the player's queue entries, removed ones included, newest first (at most 100)
+     */
+    history: AuditEntry[];
+  };
+  trust: {
+    /**
+     * the public trust score, as GET /api/v1/trust/{identifier} answers it; null for a player the network has neither seen nor had reported
+     */
+    score: TrustScore | null;
+    pool: TrustPublicEntries;
+    /**
+     * the account's own pool submissions about the player, with reason and note; null when the role lacks trust.submit
+     */
+    ownSubmissions: TrustSubmission[] | null;
+  };
+  /**
+   * the account's private notes, newest first
+   */
+  notes: PlayerNote[];
+  watch: PlayerWatch;
+}
+export interface PlayerServer {
+  serverId: string;
+  serverName: string;
+  /**
+   * the player's name there now
+   */
+  name: string | null;
+  /**
+   * a presence within the last 90 seconds
+   */
+  online: boolean;
+  lastSeenAt: string | null;
+  totals: {
+    kills: number;
+    deaths: number;
+    /**
+     * kills / max(deaths, 1), two decimals, as the leaderboard's
+     */
+    kd: number;
+    headshots: number;
+    playSeconds: number;
+  };
+  /**
+   * the last 10 play sessions, newest first (recorded since the service kept them)
+   */
+  sessions: {
+    startedAt: string;
+    /**
+     * the disconnect, or the last presence before the player went quiet; null while ongoing
+     */
+    endedAt: string | null;
+    ongoing: boolean;
+  }[];
+  /**
+   * the player's 10 newest kills there, newest first
+   */
+  recentKills: Kill[];
+  /**
+   * the 10 newest kills of the player there (by another player, or a suicide), newest first
+   */
+  recentDeaths: Kill[];
+}
+export interface QueueEntry {
+  id: string;
+  platformId: PlatformId;
+  playerName: string | null;
+  comment: string | null;
+  /**
+   * null: every server of the account
+   */
+  serverIds: string[] | null;
+  permanent: boolean;
+  /**
+   * not yet expired (the worker deletes expired entries within 60 s)
+   */
+  active: boolean;
+  expiresAt: string | null;
+  source: 'manual' | 'store' | 'import';
+  createdBy: {
+    id: string | null;
+    name: string | null;
+  } | null;
+  createdAt: string;
+  updatedAt: string | null;
+}
+export interface TrustScore {
+  platformId: string;
+  serviceId: string | null;
+  score: number;
+  confidence: number;
+  band: 'trusted' | 'neutral' | 'watch' | 'high_risk';
+  signals: {
+    /**
+     * distinct communities with an approved, active pool entry
+     */
+    bansActive: number;
+    /**
+     * distinct communities whose submission awaits review
+     */
+    submissionsPending: number;
+    overturns: number;
+    playMinutes: number;
+    serversSeen: number;
+    kills: number;
+    headshotRatio: number | null;
+    accuracy: number | null;
+    meanKillDistance: number | null;
+    /**
+     * one per community with a pool entry about the player or play on its servers, unnamed, heaviest term first: what the score is computed from, with the rules of the discovery document (scoring)
+     */
+    communities: {
+      /**
+       * the community's strongest pool entry (pending or approved); null when it has none
+       */
+      voice: {
+        status: 'active' | 'pending' | 'expired' | 'overturned';
+        category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
+        /**
+         * the days it was set for; null: permanent
+         */
+        lengthDays: number | null;
+        /**
+         * an expired entry: days since it ended (two decimals)
+         */
+        endedDaysAgo: number | null;
+      } | null;
+      playMinutes: number;
+      kills: number;
+      headshotRatio: number | null;
+      accuracy: number | null;
+    }[];
+  };
+  reasons: string[];
+  computedAt: string;
+  /**
+   * present only when signing is configured: RS256 JWT restating platformId, serviceId, score, band, confidence, computedAt
+   */
+  proof?: string;
+}
+/**
+ * The community ban pool entries that weigh in a player's score, newest first: the reporting community's name and the category, never the user who submitted, the free-text reason or private notes. Rejected submissions are not listed.
+ */
+export interface TrustPublicEntries {
+  platformId: string;
+  entries: {
+    /**
+     * the community that reported the player
+     */
+    community: string;
+    category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
+    /**
+     * pending: awaiting a network moderator (weighs little); active: approved and in force; expired: weighs less as it ages; overturned: upheld on appeal, counts for the player
+     */
+    status: 'pending' | 'active' | 'expired' | 'overturned';
+    submittedAt: string;
+    decidedAt: string | null;
+    expiresAt: string | null;
+  }[];
+}
+export interface TrustSubmission {
+  id: string;
+  platformId: string;
+  status: 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
+  category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
+  reason: string;
+  evidence: string[];
+  banId: string | null;
+  accountId: string;
+  submittedBy: string | null;
+  note: string | null;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+  decidedAt: string | null;
+}
+/**
+ * Whether the account watches the player (the dashboard marks watched players in its online lists).
+ */
+export interface PlayerWatch {
+  platformId: string;
+  watched: boolean;
+  watchedAt: string | null;
+  watchedBy: {
+    id: string | null;
+    name: string | null;
+  } | null;
+}
+/**
+ * The account's players matching q: seen on one of its servers (under the id, or under a name starting with q). By name: ordered by the matching name (lower-cased, byte order), then platform id.
+ */
+export interface PlayerSearch {
+  /**
+   * how q was read
+   */
+  match: 'id' | 'name';
+  players: PlayerSearchHit[];
+  /**
+   * more players match than the limit: a longer q narrows them
+   */
+  more: boolean;
+}
+export interface PlayerSearchHit {
+  ids: PlayerIds;
+  /**
+   * the newest name on the account's servers
+   */
+  lastName: string | null;
+  /**
+   * the name q matched (a name search), which may be an earlier one
+   */
+  matchedName: string | null;
+  /**
+   * the newest event naming the player, or presence, on the account's servers
+   */
+  lastSeenAt: string | null;
+  servers: {
+    id: string;
+    name: string;
+  }[];
+}
 export interface AuditQuery {
   /**
    * nextCursor of the previous page
@@ -972,6 +1305,17 @@ export interface LeaderboardQuery {
   offset?: number;
   [k: string]: unknown;
 }
+export interface PlayerSearchQuery {
+  /**
+   * one field: an id in any form (Steam64, STEAM_X:Y:Z, DayZ ID, BattlEye GUID, console id, service UUID, discord:<id>) finds that player exactly; anything else is the start of a name, any case, current or seen before
+   */
+  q: string;
+  /**
+   * players a page; no cursor: `more` says whether a longer q would narrow it
+   */
+  limit?: number;
+  [k: string]: unknown;
+}
 export interface QueueQuery {
   /**
    * exact platform id
@@ -1048,29 +1392,6 @@ export interface QueueEntryUpdate {
   comment?: string | null;
   expiresAt?: string | null;
   durationDays?: number;
-}
-export interface QueueEntry {
-  id: string;
-  platformId: PlatformId;
-  playerName: string | null;
-  comment: string | null;
-  /**
-   * null: every server of the account
-   */
-  serverIds: string[] | null;
-  permanent: boolean;
-  /**
-   * not yet expired (the worker deletes expired entries within 60 s)
-   */
-  active: boolean;
-  expiresAt: string | null;
-  source: 'manual' | 'store' | 'import';
-  createdBy: {
-    id: string | null;
-    name: string | null;
-  } | null;
-  createdAt: string;
-  updatedAt: string | null;
 }
 export interface QueuePage {
   entries: QueueEntry[];
@@ -1200,6 +1521,18 @@ export interface ServerSummary {
  */
 export interface ServerMessage {
   text: string;
+}
+/**
+ * The dashboard's online list of a server: the Data API's, each player marked whether the account watches them (never in the Data API).
+ */
+export interface ServerOnlinePlayers {
+  players: ServerOnlinePlayer[];
+  count: number;
+}
+export interface ServerOnlinePlayer {
+  platformId: PlatformId;
+  name: string;
+  watched: boolean;
 }
 /**
  * Restarts the server through its agent: warnings to the players at 300, 120, 60, 30 and 10 s before (those within the delay), the server locked at 60 s, its ban and priority files pulled at 30 s, then shut down; the host's process supervisor (or the agent's --restart-command) starts it again.
@@ -1500,80 +1833,6 @@ export interface TrustExportRow {
   updatedAt: string;
   expiresAt: string | null;
 }
-/**
- * The community ban pool entries that weigh in a player's score, newest first: the reporting community's name and the category, never the user who submitted, the free-text reason or private notes. Rejected submissions are not listed.
- */
-export interface TrustPublicEntries {
-  platformId: string;
-  entries: {
-    /**
-     * the community that reported the player
-     */
-    community: string;
-    category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
-    /**
-     * pending: awaiting a network moderator (weighs little); active: approved and in force; expired: weighs less as it ages; overturned: upheld on appeal, counts for the player
-     */
-    status: 'pending' | 'active' | 'expired' | 'overturned';
-    submittedAt: string;
-    decidedAt: string | null;
-    expiresAt: string | null;
-  }[];
-}
-export interface TrustScore {
-  platformId: string;
-  serviceId: string | null;
-  score: number;
-  confidence: number;
-  band: 'trusted' | 'neutral' | 'watch' | 'high_risk';
-  signals: {
-    /**
-     * distinct communities with an approved, active pool entry
-     */
-    bansActive: number;
-    /**
-     * distinct communities whose submission awaits review
-     */
-    submissionsPending: number;
-    overturns: number;
-    playMinutes: number;
-    serversSeen: number;
-    kills: number;
-    headshotRatio: number | null;
-    accuracy: number | null;
-    meanKillDistance: number | null;
-    /**
-     * one per community with a pool entry about the player or play on its servers, unnamed, heaviest term first: what the score is computed from, with the rules of the discovery document (scoring)
-     */
-    communities: {
-      /**
-       * the community's strongest pool entry (pending or approved); null when it has none
-       */
-      voice: {
-        status: 'active' | 'pending' | 'expired' | 'overturned';
-        category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
-        /**
-         * the days it was set for; null: permanent
-         */
-        lengthDays: number | null;
-        /**
-         * an expired entry: days since it ended (two decimals)
-         */
-        endedDaysAgo: number | null;
-      } | null;
-      playMinutes: number;
-      kills: number;
-      headshotRatio: number | null;
-      accuracy: number | null;
-    }[];
-  };
-  reasons: string[];
-  computedAt: string;
-  /**
-   * present only when signing is configured: RS256 JWT restating platformId, serviceId, score, band, confidence, computedAt
-   */
-  proof?: string;
-}
 export interface TrustSubmissionCreate {
   /**
    * the player (any id form); omit when submitting banId
@@ -1600,22 +1859,6 @@ export interface TrustSubmissionCreate {
 }
 export interface TrustSubmissionList {
   submissions: TrustSubmission[];
-}
-export interface TrustSubmission {
-  id: string;
-  platformId: string;
-  status: 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
-  category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
-  reason: string;
-  evidence: string[];
-  banId: string | null;
-  accountId: string;
-  submittedBy: string | null;
-  note: string | null;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-  decidedAt: string | null;
 }
 export interface UserCreate {
   username: string;
@@ -1693,6 +1936,13 @@ export interface SchemaDefaults {
   'partner-key-list.json': never;
   'partner-key.json': never;
   'platform-id.json': never;
+  'player-ids.json': never;
+  'player-note-create.json': never;
+  'player-note-list.json': never;
+  'player-note.json': never;
+  'player-profile.json': never;
+  'player-search.json': never;
+  'player-watch.json': never;
   'query-audit.json': 'limit';
   'query-ban-search.json': 'limit' | 'offset';
   'query-bans.json': 'limit' | 'offset';
@@ -1700,6 +1950,7 @@ export interface SchemaDefaults {
   'query-commands.json': 'limit';
   'query-kills.json': 'limit';
   'query-leaderboard.json': 'sort' | 'limit' | 'offset';
+  'query-player-search.json': 'limit';
   'query-queue.json': 'limit' | 'offset';
   'query-server-metrics.json': 'limit';
   'query-trust-export.json': 'limit';
@@ -1718,6 +1969,7 @@ export interface SchemaDefaults {
   'server-kick.json': never;
   'server-list.json': never;
   'server-message.json': never;
+  'server-online-players.json': never;
   'server-restart.json': 'delaySeconds';
   'server-status.json': never;
   'server-summary.json': never;

@@ -12,6 +12,7 @@ import { rebuildServer } from '../derived/rebuild.ts';
 import { battleyeGuidOf, dayzIdOf, isConsoleId, isDayzId, isSteam64 } from './id-forms.ts';
 import { combineTotals } from './combine-totals.ts';
 import { completeMovedBans, moveGameFileRecords } from '../game-files/player-merge.ts';
+import { moveProfileRecords } from '../players/player-merge.ts';
 import { invalidateTrustScores } from '../trust/lookup.ts';
 import type { TrustDeps } from '../trust/lookup.ts';
 import {
@@ -61,7 +62,10 @@ export async function mergeIntoSteam64(
     if (!from && servers.length === 0) {
       // Nothing to move (never seen under that id, or merged before). A console id of a known
       // Steam64 is still linked, so its later events land under the Steam64.
-      if (isConsoleId(fromId) && rows.has(steam64)) await moveRecords(tx, fromId, steam64, [], atIso);
+      if (isConsoleId(fromId) && rows.has(steam64)) {
+        await moveProfileRecords(tx, fromId, steam64, []);
+        await moveRecords(tx, fromId, steam64, [], atIso);
+      }
       return { merged: false, servers: [] };
     }
     const into = rows.get(steam64);
@@ -92,6 +96,7 @@ export async function mergeIntoSteam64(
       await saveTotals(tx, serverId, new Map([[steam64, combined]]));
     }
     await moveGameFileRecords(tx, fromId, steam64, atIso);
+    await moveProfileRecords(tx, fromId, steam64, servers);
     await moveRecords(tx, fromId, steam64, servers, atIso);
     await completeMovedBans(tx, steam64);
     await bumpDerivedVersions(tx, servers);

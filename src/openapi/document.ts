@@ -17,6 +17,7 @@ import { trustPublicOperations } from '../trust/openapi.ts';
 import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
 import { limitsOperations } from '../limits/openapi.ts';
+import { playerOperations } from '../players/openapi.ts';
 
 export const operations: Operation[] = [
   ...healthOperations,
@@ -30,6 +31,7 @@ export const operations: Operation[] = [
   ...queueOperations,
   ...commandOperations,
   ...serverViewOperations,
+  ...playerOperations,
   ...trustPublicOperations,
   ...storeWebhookOperations,
   ...limitsOperations,

@@ -1,20 +1,22 @@
 // GET /api/servers/:id/{players,leaderboard,kills,bans,metrics} (servers.read): what the
 // dashboard's server page shows, for a signed-in user instead of an API key. Each route is the
-// Data API's own read (same pages, same caches), at the standard tier's page cap; metrics is
-// the chart's range of stored status samples.
+// Data API's own read (same pages, same caches), at the standard tier's page cap; the online list
+// marks the players the account watches (the Data API's never does); metrics is the chart's
+// range of stored status samples.
 import Router from '@koa/router';
 import type { ServerOwnerDeps } from './server.ts';
 import type { AppState } from '../http/context.ts';
 import { queryParser } from '../http/schemas.ts';
-import { authenticate, requirePermission } from '../auth/authenticate.ts';
+import { authenticate, principalOf, requirePermission } from '../auth/authenticate.ts';
 import { pageCaps } from '../data-api/access.ts';
 import { onlinePage } from '../data-api/online.ts';
 import { leaderboardPage } from '../data-api/leaderboard.ts';
 import { killfeedPage } from '../data-api/killfeed.ts';
 import { syncedBans } from '../bans/ban-list.repo.ts';
 import { accountServerId } from './server-param.ts';
+import { watchedAmong } from '../players/watch.repo.ts';
 import { metricsPage } from './metrics.ts';
-import type { BanList, MetricsPage } from '../http/schema-types.ts';
+import type { BanList, MetricsPage, OnlinePlayers, ServerOnlinePlayers } from '../http/schema-types.ts';
 
 const leaderboardQuery = queryParser('query-leaderboard.json');
 const killsQuery = queryParser('query-kills.json');
@@ -29,8 +31,13 @@ export function serverViewsRouter(deps: ServerOwnerDeps): Router<AppState> {
 
   router.get('/:id/players', async (ctx) => {
     const serverId = await accountServerId(deps, ctx);
-    ctx.type = 'application/json';
-    ctx.body = await onlinePage(deps, serverId);
+    const { players, count } = JSON.parse((await onlinePage(deps, serverId)).toString('utf8')) as OnlinePlayers;
+    const watched = await watchedAmong(
+      deps.db,
+      principalOf(ctx).accountId,
+      players.map((p) => p.platformId),
+    );
+    ctx.body = { players: players.map((p) => ({ ...p, watched: watched.has(p.platformId) })), count } satisfies ServerOnlinePlayers;
   });
 
   router.get('/:id/leaderboard', async (ctx) => {

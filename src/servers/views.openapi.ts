@@ -16,8 +16,9 @@ export const serverViewOperations: Operation[] = [
     ...read,
     method: 'get',
     path: '/api/servers/{id}/players',
-    summary: 'Players active in the last 90 seconds, as the Data API lists them (servers.read)',
-    responses: { 200: ['online players', 'online-players.json'], ...session, ...rebuilding },
+    summary:
+      'Players active in the last 90 seconds, as the Data API lists them, each marked whether the account watches them (servers.read)',
+    responses: { 200: ['online players', 'server-online-players.json'], ...session, ...rebuilding },
   },
   {
     ...read,

@@ -19,7 +19,8 @@ export async function linkChatUser(db: Queryable, chatUserId: string, platformId
   );
 }
 
-async function platformIdOf(db: Queryable, kind: IdentifierKind, value: string): Promise<string | undefined> {
+/** The platform id an identifier names, before resolution (a service UUID, GUID or chat id is looked up); undefined when none. */
+export async function platformIdOf(db: Queryable, kind: IdentifierKind, value: string): Promise<string | undefined> {
   switch (kind) {
     case 'serviceId':
       return (await db.query<{ p: string }>('SELECT platform_id AS p FROM players WHERE service_id = $1', [value])).rows[0]?.p;

@@ -55,6 +55,15 @@ export async function listSubmissions(
   return rows;
 }
 
+/** One community's own entries about a player (reason and note included: they are its own), newest first. */
+export async function accountEntriesOf(db: Queryable, accountId: string, platformId: string): Promise<PoolEntry[]> {
+  const { rows } = await db.query<PoolEntry>(
+    `SELECT ${columns} FROM trust_entries WHERE platform_id = $1 AND account_id = $2 ORDER BY created_at DESC, id`,
+    [platformId, accountId],
+  );
+  return rows;
+}
+
 /**
  * Moves an entry from one of `from` to `to`; undefined when it is not in one of those states.
  * Approving an entry whose expiry has passed makes it `expired` straight away.

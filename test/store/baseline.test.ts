@@ -23,6 +23,9 @@ async function freshSchema(t: ExecutionContext) {
   return { schema, db };
 }
 
+/** The baseline, then the migrations added since, in order. */
+const applied = ['1732500000000_baseline', '1795812551590_player-profiles'];
+
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
 const functions = async (db: pg.Client, schema: string) =>
@@ -34,7 +37,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
   const { schema, db } = await freshSchema(t);
   const once = await functions(db, schema);
   await migrate(testDatabaseUrl, schema, log);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), applied);
   t.deepEqual(await functions(db, schema), once);
   for (const name of [
     'ingest_apply_events',
@@ -44,6 +47,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'event_claims_add_day',
     'trust_entries_changed',
     'servers_one_server_a_file',
+    'server_players_name_seen',
   ]) {
     t.true(once.includes(name), name);
   }
@@ -66,7 +70,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
 test('two processes migrating one schema at once both succeed', async (t) => {
   const { schema, db } = await freshSchema(t);
   await Promise.all([migrate(testDatabaseUrl, schema, log), migrate(testDatabaseUrl, schema, log)]);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), applied);
 });
 
 test('a database made before the squash keeps its data, records the baseline and loses what only old web processes used', async (t) => {
@@ -83,7 +87,7 @@ test('a database made before the squash keeps its data, records the baseline and
 
   await migrate(testDatabaseUrl, schema, log);
 
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), applied);
   t.is((await db.query("SELECT to_regclass('ingest_events') AS t")).rows[0].t, null);
   t.false((await functions(db, schema)).includes('ingest_apply_batches'));
   t.is((await db.query("SELECT count(*)::int AS n FROM accounts WHERE name = 'Kept'")).rows[0].n, 1);

@@ -12,7 +12,13 @@
 --   presence (connect, heartbeat, disconnect): play time runs from the player's last presence while
 --     connected, a gap longer than the online window is not play; a presence older than the newest
 --     stored one arrives too late and changes nothing; a disconnect ends the online window;
---   a name follows the newest event naming the player; an older one does not rename.
+--   a name follows the newest event naming the player; an older one does not rename;
+--   sessions (player_sessions): a presence that continues none (online, after a disconnect or a
+--     gap longer than the online window) starts one; a disconnect that continues one ends it, and
+--     a presence after a gap ends it at the last presence before the gap. Only these are written:
+--     a heartbeat within a session writes nothing;
+--   the ten newest kills and deaths by a player's hand (recent_kills_at, recent_deaths_at), by the
+--     events' times, newest first, for the profile to read the kills by their key.
 -- Answers, a row a batch with accepted events, the rows as written: a JSON array of [platformId,
 -- name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAt,
 -- presenceAt, nameAt] (epoch ms).
@@ -31,11 +37,11 @@ BEGIN
   ), touch AS (
     -- Every player an event touches; `online` is null for an event that is no presence.
     SELECT e.b, e.player AS id, e.name, e.ts, e.i, 1 AS sub, 0 AS kills, (e.type IN ('kill', 'death'))::int AS deaths, 0 AS headshots,
-      0::float8 AS distance, coalesce(e.fired, 0) AS fired, coalesce(e.hits, 0) AS hits,
+      (e.type = 'kill') AS killed, 0::float8 AS distance, coalesce(e.fired, 0) AS fired, coalesce(e.hits, 0) AS hits,
       CASE e.type WHEN 'player.disconnect' THEN false WHEN 'player.connect' THEN true WHEN 'player.heartbeat' THEN true END AS online
     FROM e WHERE e.player IS NOT NULL
     UNION ALL
-    SELECT e.b, e.killer, e.killer_name, e.ts, e.i, 0, 1, 0, e.headshot::int, e.distance, 0, 0, NULL
+    SELECT e.b, e.killer, e.killer_name, e.ts, e.i, 0, 1, 0, e.headshot::int, false, e.distance, 0, 0, NULL
     FROM e WHERE e.type = 'kill' AND e.killer <> e.player
   ), presence AS (
     -- The stored row by a primary-key probe a presence event: a join with the rows read, planned
@@ -45,23 +51,50 @@ BEGIN
                                     WHERE sp.server_id = b_server[t.b] AND sp.platform_id = t.id) AS s ON true
     WHERE t.online IS NOT NULL AND (s.presence_at IS NULL OR t.ts >= s.presence_at)
     WINDOW w AS (PARTITION BY t.b, t.id ORDER BY t.ts, t.i)
+  ), spans AS (
+    -- `since`: the presence a play span runs from (the stored one for the first, else the previous while connected).
+    SELECT p.*, CASE WHEN p.k = 1 THEN p.stored_online WHEN p.prev_online THEN p.prev_ts END AS since FROM presence p
   ), played AS (
     SELECT x.b, x.id, sum(CASE WHEN x.since IS NOT NULL AND x.ts - x.since <= p_online_window THEN extract(epoch FROM x.ts - x.since) ELSE 0 END)::float8 AS play,
       (array_agg(CASE WHEN x.online THEN x.ts END ORDER BY x.k DESC))[1] AS online_at, max(x.ts) AS presence_at
-    FROM (SELECT p.*, CASE WHEN p.k = 1 THEN p.stored_online WHEN p.prev_online THEN p.prev_ts END AS since FROM presence p) AS x
+    FROM spans x
     GROUP BY x.b, x.id
+  ), marks AS (
+    -- Sessions: g numbers a player's sessions begun in the batch (0: the one stored as running).
+    SELECT y.*, sum(y.starts::int) OVER (PARTITION BY y.b, y.id ORDER BY y.k) AS g
+    FROM (SELECT x.b, x.id, x.ts, x.k, x.online, x.since, c.continues, x.online AND NOT c.continues AS starts
+          FROM spans x CROSS JOIN LATERAL (SELECT x.since IS NOT NULL AND x.ts - x.since <= p_online_window AS continues) AS c) AS y
+  ), session_ends AS (
+    -- A disconnect within a session ends it then; any presence after a gap ends the session before
+    -- at its last presence (a start: the one before it; a disconnect: the one it would have ended).
+    SELECT m.b, m.id, CASE WHEN m.starts THEN m.g - 1 ELSE m.g END AS g, CASE WHEN m.continues THEN m.ts ELSE m.since END AS ended_at
+    FROM marks m WHERE (NOT m.online AND m.continues) OR (NOT m.continues AND m.since IS NOT NULL)
+  ), sessions_begun AS (
+    INSERT INTO player_sessions (server_id, platform_id, started_at, ended_at)
+      SELECT b_server[m.b], m.id, m.ts, e.ended_at FROM marks m LEFT JOIN session_ends e ON e.b = m.b AND e.id = m.id AND e.g = m.g
+      WHERE m.starts ORDER BY b_server[m.b], m.id, m.ts
+      ON CONFLICT (server_id, platform_id, started_at) DO NOTHING
+  ), sessions_ended AS (
+    -- The session stored as running, found by a backward probe of its player's sessions on the server.
+    UPDATE player_sessions AS ps SET ended_at = e.ended_at
+      FROM session_ends e CROSS JOIN LATERAL (SELECT q.started_at FROM player_sessions q WHERE q.server_id = b_server[e.b] AND q.platform_id = e.id
+                                              ORDER BY q.started_at DESC LIMIT 1) AS last
+      WHERE e.g = 0 AND ps.server_id = b_server[e.b] AND ps.platform_id = e.id AND ps.started_at = last.started_at AND ps.ended_at IS NULL
   ), counted AS (
-    -- One sort: each player's newest named touch first, the sums over all of its touches.
+    -- One sort: each player's newest named touch first, the sums over all of its touches, and its
+    -- newest kills and deaths in that same order (the touches of a kill are named: newest first).
     SELECT DISTINCT ON (t.b, t.id) t.b, t.id, sum(t.kills) OVER w AS kills, sum(t.deaths) OVER w AS deaths, sum(t.headshots) OVER w AS headshots,
       sum(t.distance) OVER w AS distance, sum(t.fired) OVER w AS fired, sum(t.hits) OVER w AS hits,
-      t.name, CASE WHEN t.name IS NOT NULL THEN t.ts END AS name_at
-    FROM touch t WINDOW w AS (PARTITION BY t.b, t.id)
+      t.name, CASE WHEN t.name IS NOT NULL THEN t.ts END AS name_at,
+      (array_agg(t.ts) FILTER (WHERE t.kills = 1) OVER o)[1:10] AS kills_at, (array_agg(t.ts) FILTER (WHERE t.killed) OVER o)[1:10] AS deaths_at
+    FROM touch t WINDOW w AS (PARTITION BY t.b, t.id),
+      o AS (PARTITION BY t.b, t.id ORDER BY t.name IS NULL, t.ts DESC, t.i DESC, t.sub DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
     ORDER BY t.b, t.id, t.name IS NULL, t.ts DESC, t.i DESC, t.sub DESC
   ), rows AS (
     INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
-        play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at)
+        play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at, recent_kills_at, recent_deaths_at)
       SELECT b_server[c.b], c.id, c.name, c.kills, c.deaths, c.headshots, c.distance, coalesce(p.play, 0), c.fired, c.hits,
-        p.online_at, p.presence_at, c.name_at
+        p.online_at, p.presence_at, c.name_at, c.kills_at, c.deaths_at
       FROM counted c LEFT JOIN played p ON p.b = c.b AND p.id = c.id ORDER BY b_server[c.b], c.id
       ON CONFLICT (server_id, platform_id) DO UPDATE SET
         kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
@@ -70,7 +103,16 @@ BEGIN
         online_at = CASE WHEN excluded.presence_at IS NULL THEN sp.online_at ELSE excluded.online_at END,
         presence_at = coalesce(excluded.presence_at, sp.presence_at),
         name = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name ELSE sp.name END,
-        name_at = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name_at ELSE sp.name_at END
+        name_at = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name_at ELSE sp.name_at END,
+        -- The batch's come first when they are all newer, the common case; else the ten newest of both, sorted.
+        recent_kills_at = CASE WHEN excluded.recent_kills_at IS NULL THEN sp.recent_kills_at
+          WHEN sp.recent_kills_at IS NULL OR excluded.recent_kills_at[cardinality(excluded.recent_kills_at)] >= sp.recent_kills_at[1]
+            THEN (excluded.recent_kills_at || sp.recent_kills_at)[1:10]
+          ELSE ARRAY(SELECT x FROM unnest(excluded.recent_kills_at || sp.recent_kills_at) AS x ORDER BY x DESC LIMIT 10) END,
+        recent_deaths_at = CASE WHEN excluded.recent_deaths_at IS NULL THEN sp.recent_deaths_at
+          WHEN sp.recent_deaths_at IS NULL OR excluded.recent_deaths_at[cardinality(excluded.recent_deaths_at)] >= sp.recent_deaths_at[1]
+            THEN (excluded.recent_deaths_at || sp.recent_deaths_at)[1:10]
+          ELSE ARRAY(SELECT x FROM unnest(excluded.recent_deaths_at || sp.recent_deaths_at) AS x ORDER BY x DESC LIMIT 10) END
       RETURNING sp.*
   )
   SELECT b.b::int, '[' || string_agg(concat('["', r.platform_id, '",', coalesce(to_json(r.name)::text, 'null'), ',', r.kills, ',', r.deaths, ',',
