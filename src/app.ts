@@ -43,6 +43,7 @@ import { partnerKeysRouter } from './trust/partner-keys.route.ts';
 import { storeWebhookRouter } from './store-webhook/webhook.route.ts';
 import { serverViewsRouter } from './servers/server-views.route.ts';
 import { limitsRouter } from './limits/limits.route.ts';
+import { webhooksRouter } from './webhooks/webhooks.route.ts';
 import { dashboard } from './dashboard/serve.ts';
 
 // Every router is built with `sensitive: true`: @koa/router matches routes case-insensitively by
@@ -81,6 +82,7 @@ export const routersOf = (deps: Deps) =>
     trustDiscoveryRouter(deps),
     partnerKeysRouter(deps),
     storeWebhookRouter(deps),
+    webhooksRouter(deps),
   ].map(normaliseIdParams);
 
 /**

@@ -12,6 +12,7 @@ import { expireTrustEntries } from '../src/trust/expiry.ts';
 import { pruneMetricsSamples } from '../src/servers/metrics.ts';
 import { expireServerCommands } from '../src/commands/commands.ts';
 import { queueScheduledRestarts } from '../src/commands/restart-schedules.ts';
+import { deliverWebhooks } from '../src/webhooks/delivery.ts';
 
 interface Job {
   name: string;
@@ -51,6 +52,9 @@ export const jobs: Job[] = [
   { name: 'expire-server-commands', rule: '*/5 * * * * *', lockMs: 60_000, run: expireServerCommands },
   { name: 'queue-scheduled-restarts', rule: '*/5 * * * * *', lockMs: 60_000, run: queueScheduledRestarts },
   { name: 'expire-trust-entries', rule: '*/30 * * * * *', lockMs: 5 * 60_000, run: expireTrustEntries },
+  // Webhooks (src/webhooks/delivery.ts): every second, the endpoints with an event due, each under a
+  // lock of its own (so runs overlap, and a slow endpoint delays no other).
+  { name: 'deliver-webhooks', rule: '* * * * * *', lockMs: 0, lock: false, run: deliverWebhooks },
 ];
 
 export async function runJob(deps: Deps, job: Job): Promise<void> {

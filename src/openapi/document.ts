@@ -17,6 +17,7 @@ import { trustPublicOperations } from '../trust/openapi.ts';
 import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
 import { limitsOperations } from '../limits/openapi.ts';
+import { webhookOperations } from '../webhooks/openapi.ts';
 
 export const operations: Operation[] = [
   ...healthOperations,
@@ -33,6 +34,7 @@ export const operations: Operation[] = [
   ...trustPublicOperations,
   ...storeWebhookOperations,
   ...limitsOperations,
+  ...webhookOperations,
 ];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));

@@ -13,6 +13,7 @@ const files = [
   '../ingest/sql/insert-kills.sql',
   '../ingest/sql/players.sql',
   '../ingest/sql/player-totals.sql',
+  '../webhooks/sql/outbox.sql',
   '../ingest/sql/apply-batch.sql',
   '../trust/sql/entries-changed.sql',
   '../game-files/sql/one-server-a-file.sql',
