@@ -44,7 +44,7 @@ const colors = { kill: 0xc0392b, ban: 0x8e44ad, lifted: 0x27ae60, online: 0x2ecc
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 3)}...`);
 /** Markdown of a game's text shown as it is. */
-const plain = (text: string) => text.replace(/[\\*_~`|>#[\]]/g, (c) => `\\${c}`);
+const plain = (text: string) => text.replace(/[\\*_~`|>[\]]/g, (c) => `\\${c}`);
 const nameOf = (p: { name: string | null; platformId: string }) => plain(p.name ?? p.platformId);
 const playerOf = (p: { playerName: string | null; platformId: string }) => nameOf({ name: p.playerName, platformId: p.platformId });
 
