@@ -32,9 +32,13 @@ import type { KillData } from './events.ts';
 
 /** How long an endpoint keeps failing before it is paused. */
 export const giveUpMs = 24 * 3600_000;
-/** Messages one run sends an endpoint at most, so that its lock is held for a bounded time. */
-const messagesPerRun = 20;
-const lockMs = messagesPerRun * requestTimeoutMs + 60_000;
+/**
+ * How long one run keeps sending an endpoint's waiting events (real time: it bounds how long the
+ * endpoint's lock is held, and a backlog drains at the receiver's pace, not a run a second).
+ */
+const runBudgetMs = 5000;
+/** Past any run: the budget, one request's time limit, and the database's work around it. */
+const lockMs = runBudgetMs + requestTimeoutMs + 60_000;
 const endpointsPerRun = 500;
 
 /** The wait before the next try after `failures` failures in a row: 10 s, doubling, at most an hour. */
@@ -72,10 +76,11 @@ export async function deliverWebhooks(deps: DeliveryDeps): Promise<Record<string
   return counts.delivered + counts.failed > 0 ? counts : undefined;
 }
 
-/** Sends an endpoint's waiting events in order until none is left, one fails, or the run's share is used. */
+/** Sends an endpoint's waiting events in order until none is left, one fails, or the run's time is used. */
 async function deliverEndpoint(deps: DeliveryDeps, endpointId: string): Promise<{ delivered: number; failed: number }> {
   const sent = { delivered: 0, failed: 0 };
-  for (let i = 0; i < messagesPerRun; i++) {
+  const started = performance.now();
+  while (performance.now() - started < runBudgetMs) {
     // Read again each time: paused, changed or deleted meanwhile, or not due (another run's retry).
     const endpoint = await endpointById(deps.db, endpointId);
     if (!endpoint || endpoint.pausedAt !== null || (endpoint.retryAt !== null && Date.parse(endpoint.retryAt) > deps.clock.now())) break;

@@ -20,10 +20,22 @@ $$;
 -- none: one probe of each server's row and of the small endpoints table, and ingestion writes
 -- nothing more.
 CREATE OR REPLACE FUNCTION webhook_subscribed_servers(p_servers uuid[], p_types text[])
-RETURNS uuid[] LANGUAGE sql STABLE AS $$
-  SELECT coalesce(array_agg(DISTINCT s.id), '{}') FROM servers s JOIN webhook_endpoints w ON w.account_id = s.account_id
-  WHERE s.id = ANY (p_servers) AND w.events && p_types AND w.paused_at IS NULL
-    AND (w.server_ids IS NULL OR s.id = ANY (w.server_ids))
+RETURNS uuid[] LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  subscribed uuid[] := '{}';
+  server uuid;
+BEGIN
+  -- A probe a server, by its id as a scalar: about 0.02 ms a call, where one query over the array
+  -- (an aggregate, or a generic plan of = ANY) cost 0.1 to 0.3 ms.
+  FOREACH server IN ARRAY p_servers LOOP
+    IF EXISTS (SELECT 1 FROM servers s JOIN webhook_endpoints w ON w.account_id = s.account_id
+               WHERE s.id = server AND w.events && p_types AND w.paused_at IS NULL
+                 AND (w.server_ids IS NULL OR server = ANY (w.server_ids))) THEN
+      subscribed := subscribed || server;
+    END IF;
+  END LOOP;
+  RETURN subscribed;
+END
 $$;
 
 -- A call's stored kills (in the order ingest_insert_kills took them: by server, then time), one
