@@ -9,6 +9,7 @@ import type { ExecutionContext } from 'ava';
 import { Webhook } from 'standardwebhooks';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { deliverWebhooks, giveUpMs } from '../../src/webhooks/delivery.ts';
 import { userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
@@ -126,6 +127,25 @@ test('a receiver that fails then recovers: nothing lost, order kept, each attemp
   t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 0, failingSince: null, nextAttemptAt: null });
 });
 
+test('deliveries survive a worker restart: another worker process takes up the retry where the first left it', async (t) => {
+  const { env, a } = await world(t);
+  const r = await receiver(t);
+  r.answer({ status: 500 }, { status: 200 });
+  const { id } = await endpoint(t, env, a, { url: r.url, format: 'standard', events: ['ban.created'] });
+  await ban(t, env, a);
+  await deliverWebhooks(env.deps);
+  const restarted = createDeps(env.deps.config, { clock: env.clock, log: env.deps.log });
+  await connectDeps(restarted);
+  t.teardown(() => closeDeps(restarted));
+  await deliverWebhooks(restarted);
+  t.is(r.received.length, 1, 'the retry time is kept in PostgreSQL');
+  env.clock.advance(10_000);
+  await deliverWebhooks(restarted);
+  t.is(r.received.length, 2);
+  t.is(r.received[1]!.headers['webhook-id'], r.received[0]!.headers['webhook-id']);
+  t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 0, failingSince: null });
+});
+
 test('24 h of failures pause the endpoint with the reason; paused, it queues nothing new; resumed, it delivers what waited', async (t) => {
   const { env, a } = await world(t);
   const r = await receiver(t);
@@ -183,7 +203,7 @@ test('a slow endpoint delays no other; the test event goes behind the others', a
   await ban(t, env, a);
   const slowRun = deliverWebhooks(env.deps);
   // The fast endpoint is served while the slow one's request hangs.
-  for (let i = 0; i < 100 && fast.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 500 && fast.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   t.is(fast.received.length, 1);
   const queued = await api(t, env, a, 'post', `/api/webhooks/${id}/test`);
   t.is(queued.status, 202);
