@@ -1,4 +1,4 @@
-// The schema's SQL: one baseline migration, then the functions and triggers applied on every
+// The schema's SQL: one baseline migration and the migrations after it, then the functions and triggers applied on every
 // migrate (idempotent, so two migrates leave one of each); a database made before the squash is
 // brought onto the baseline with its data, one that stopped short of it is refused with what to do.
 import { randomBytes } from 'node:crypto';
@@ -23,6 +23,9 @@ async function freshSchema(t: ExecutionContext) {
   return { schema, db };
 }
 
+/** Every migration, the baseline first. */
+const all = ['1732500000000_baseline', '1732600000000_webhooks'];
+
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
 const functions = async (db: pg.Client, schema: string) =>
@@ -34,7 +37,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
   const { schema, db } = await freshSchema(t);
   const once = await functions(db, schema);
   await migrate(testDatabaseUrl, schema, log);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), all);
   t.deepEqual(await functions(db, schema), once);
   for (const name of [
     'ingest_apply_events',
@@ -44,6 +47,8 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'event_claims_add_day',
     'trust_entries_changed',
     'servers_one_server_a_file',
+    'webhook_enqueue_kills',
+    'webhook_subscribed_servers',
   ]) {
     t.true(once.includes(name), name);
   }
@@ -66,7 +71,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
 test('two processes migrating one schema at once both succeed', async (t) => {
   const { schema, db } = await freshSchema(t);
   await Promise.all([migrate(testDatabaseUrl, schema, log), migrate(testDatabaseUrl, schema, log)]);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), all);
 });
 
 test('a database made before the squash keeps its data, records the baseline and loses what only old web processes used', async (t) => {
@@ -77,13 +82,15 @@ test('a database made before the squash keeps its data, records the baseline and
   await db.query(
     "INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())",
   );
+  // Nor had it what the migrations after the baseline add.
+  await db.query('DROP TABLE webhook_deliveries, webhook_outbox, webhook_endpoints CASCADE');
   await db.query('CREATE TABLE ingest_events (server_id uuid, event_id uuid)');
   await db.query('CREATE FUNCTION ingest_apply_batches(a int) RETURNS int LANGUAGE sql AS $$ SELECT a $$');
   await db.query("INSERT INTO accounts (name) VALUES ('Kept')");
 
   await migrate(testDatabaseUrl, schema, log);
 
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), all);
   t.is((await db.query("SELECT to_regclass('ingest_events') AS t")).rows[0].t, null);
   t.false((await functions(db, schema)).includes('ingest_apply_batches'));
   t.is((await db.query("SELECT count(*)::int AS n FROM accounts WHERE name = 'Kept'")).rows[0].n, 1);
