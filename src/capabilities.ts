@@ -25,6 +25,7 @@ import { statsCapability } from './stats/capability.ts';
 import { storeWebhookCapability } from './store-webhook/capability.ts';
 import { trustCapability } from './trust/capability.ts';
 import { usersCapability } from './users/capability.ts';
+import { webhooksCapability } from './webhooks/capability.ts';
 
 export const capabilities = [
   healthCapability,
@@ -48,6 +49,7 @@ export const capabilities = [
   queueCapability,
   trustCapability,
   storeWebhookCapability,
+  webhooksCapability,
   // No routes.
   statsCapability,
   derivedCapability,

@@ -75,6 +75,16 @@ export interface Config {
     /** Addresses or CIDR ranges Tebex calls from; empty = any address. */
     tebexSources: string[];
   };
+  /** Outbound events (src/webhooks/). */
+  webhooks: {
+    /**
+     * WEBHOOK_ALLOW_PRIVATE=1: endpoints may be private or loopback addresses and plain http. For
+     * tests only: otherwise an endpoint is https to public addresses.
+     */
+    allowPrivate: boolean;
+    /** The key standard endpoints' signing secrets are derived from (WEBHOOK_SECRET_KEY; else derived from JWT_SECRET). */
+    secretKey: Buffer;
+  };
 }
 
 const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
@@ -121,6 +131,8 @@ const envSchema = {
     STORE_WEBHOOK_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
     STORE_PRODUCTS: { type: 'string', minLength: 2, maxLength: 200_000 },
     TEBEX_SOURCE_ADDRESSES: { type: 'string', pattern: '^[0-9a-fA-F.:/, ]*$', default: '' },
+    WEBHOOK_ALLOW_PRIVATE: { enum: ['0', '1', 'false', 'true'], default: '0' },
+    WEBHOOK_SECRET_KEY: { type: 'string', minLength: 32, maxLength: 512 },
   },
 } as const;
 
@@ -158,6 +170,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const v = input as EnvValues;
   if (v.JWT_SECRET === undefined && v.NODE_ENV === 'production')
     problems.push('JWT_SECRET: required in production (at least 32 characters)');
+  const webhookAllowPrivate = v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true';
+  if (webhookAllowPrivate && v.NODE_ENV === 'production')
+    problems.push('WEBHOOK_ALLOW_PRIVATE: tests only; in production webhooks go to public https addresses alone');
   const trustedProxies = addressList(v.TRUSTED_PROXIES, 'TRUSTED_PROXIES', problems);
   const tebexSources = addressList(v.TEBEX_SOURCE_ADDRESSES, 'TEBEX_SOURCE_ADDRESSES', problems);
   const store = storeProductsFrom(v.STORE_PRODUCTS as string | undefined);
@@ -214,6 +229,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       products: store.products,
       tebexSources,
     },
+    webhooks: {
+      allowPrivate: webhookAllowPrivate,
+      secretKey: derivedKey(v.WEBHOOK_SECRET_KEY as string | undefined, jwtSecret, 'webhook secrets'),
+    },
   };
 }
 
@@ -262,7 +281,10 @@ function gameFilesDirFrom(value: string | undefined, problems: string[]): string
  * every start, as sessions do.
  */
 function chatBotKey(configured: string | undefined, jwtSecret: string): Buffer {
-  return Buffer.from(
-    hkdfSync('sha256', configured ?? jwtSecret, 'gameservice', configured ? 'chat bot secrets' : 'chat bot secrets from JWT_SECRET', 32),
-  );
+  return derivedKey(configured, jwtSecret, 'chat bot secrets');
+}
+
+/** A key of its own for one use: from its own setting if given, else from JWT_SECRET (HKDF, so neither key tells the other). */
+function derivedKey(configured: string | undefined, jwtSecret: string, use: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', configured ?? jwtSecret, 'gameservice', configured ? use : `${use} from JWT_SECRET`, 32));
 }

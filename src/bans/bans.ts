@@ -21,6 +21,8 @@ import type { RequestedBy } from '../commands/command.ts';
 import { activeBanOf, lockPlayerBans, findBan, findSharedBan, insertBan, liftBan, updateBan } from './ban.repo.ts';
 import type { BanChange, BanRecord, BanSource } from './ban.repo.ts';
 import type { AgentWaitsHeld } from '../commands/agent-waits.ts';
+import { queueEvent } from '../webhooks/outbox.repo.ts';
+import { banData } from '../webhooks/events.ts';
 
 /** A change the ban's state does not allow: 409. */
 const conflict = (message: string) => new ApiError('CONFLICT', message);
@@ -113,7 +115,9 @@ async function placeBan(deps: BanDeps, accountId: string, ban: PlacedBan, actor:
       ...(ban.importedFrom ? { importedFrom: ban.importedFrom } : {}),
     });
     await requestAccountSync(tx, accountId, 'bans', nowIso);
-    return { ban: (await findBan(tx, accountId, id))!, kicked };
+    const placed = (await findBan(tx, accountId, id))!;
+    await queueEvent(tx, { accountId, type: 'ban.created', occurredAt: nowIso, data: banData(placed) });
+    return { ban: placed, kicked };
   });
   await wakeAgents(deps, record.kicked);
   if (isSteam64(platformId)) await mergeOrphanDayzId(deps, platformId, actor);
@@ -202,6 +206,7 @@ export async function removeBan(deps: Core, accountId: string, banId: string, ac
     if (!lifted) throw conflict('the ban was lifted before');
     await audit(tx, accountId, nowIso, actor, 'ban.lift', banId, { platformId: lifted.platformId });
     await requestAccountSync(tx, accountId, 'bans', nowIso);
+    await queueEvent(tx, { accountId, type: 'ban.lifted', occurredAt: nowIso, data: banData(lifted) });
     return lifted;
   });
 }

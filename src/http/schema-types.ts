@@ -154,6 +154,11 @@ export type StorePaymentTebexUsername = {
   username?: string | null;
   [k: string]: unknown;
 } | null;
+/**
+ * An event an endpoint can subscribe to. kill, server.online and server.offline are events of a server (an endpoint's serverIds filter them); the others are the community's.
+ */
+export type WebhookEventType =
+  'kill' | 'ban.created' | 'ban.lifted' | 'server.online' | 'server.offline' | 'queue.granted' | 'trust.entry.approved';
 
 /**
  * Each schema of schemas/ by its file name: bodyOf and queryParser take their type from it.
@@ -278,6 +283,14 @@ export interface SchemaTypes {
   'user-list.json': UserList;
   'user-update.json': UserUpdate;
   'user.json': User;
+  'webhook-create.json': WebhookCreate;
+  'webhook-created.json': WebhookCreated;
+  'webhook-deliveries.json': WebhookDeliveries;
+  'webhook-event-type.json': WebhookEventType;
+  'webhook-list.json': WebhookList;
+  'webhook-test-queued.json': WebhookTestQueued;
+  'webhook-update.json': WebhookUpdate;
+  'webhook.json': Webhook;
 }
 /**
  * A new community with its owner.
@@ -1872,6 +1885,119 @@ export interface UserUpdate {
   role?: 'owner' | 'admin' | 'moderator' | 'viewer';
   password?: string;
 }
+/**
+ * An endpoint the community's events are sent to. url: https to a public address (checked now and at every delivery). format discord: Discord webhook messages with embeds; standard: Standard Webhooks, signed with a secret shown once in the answer.
+ */
+export interface WebhookCreate {
+  url: string;
+  format: 'discord' | 'standard';
+  /**
+   * @minItems 1
+   * @maxItems 7
+   */
+  events: WebhookEventType[];
+  /**
+   * the servers whose events (kill, server.online, server.offline) go to the endpoint; absent or null: every server of the account
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  serverIds?: string[] | null;
+}
+export interface WebhookCreated {
+  webhook: Webhook;
+  /**
+   * standard format only, shown once (at creation and rotation): the receiver verifies webhook-signature with it
+   */
+  secret?: string;
+}
+/**
+ * An endpoint of the community. Its secret (standard format) is never shown here: only at creation and rotation.
+ */
+export interface Webhook {
+  id: string;
+  url: string;
+  format: 'discord' | 'standard';
+  events: WebhookEventType[];
+  serverIds: string[] | null;
+  paused: boolean;
+  pausedAt: string | null;
+  /**
+   * why it is paused: by hand, or the deliveries that failed for 24 hours and the last error
+   */
+  pausedReason: string | null;
+  /**
+   * the event at the head of its queue has failed since then (it is paused after 24 hours)
+   */
+  failingSince: string | null;
+  /**
+   * when the head of its queue is tried again
+   */
+  nextAttemptAt: string | null;
+  /**
+   * events waiting to be delivered
+   */
+  waiting: number;
+  /**
+   * after a rotation, requests are also signed with the secret before until then (24 h)
+   */
+  previousSecretValidUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * The endpoint's last 100 delivery attempts, newest first.
+ */
+export interface WebhookDeliveries {
+  deliveries: {
+    at: string;
+    eventIds: string[];
+    eventTypes: string[];
+    /**
+     * the try of these events, 1 the first
+     */
+    attempt: number;
+    /**
+     * rate-limited: the receiver answered 429 with retry_after, waited without counting as a failure
+     */
+    outcome: 'delivered' | 'failed' | 'rate-limited';
+    /**
+     * the receiver's HTTP status; null when none came
+     */
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  }[];
+}
+export interface WebhookList {
+  webhooks: Webhook[];
+}
+/**
+ * The test event (type webhook.test) waits behind the endpoint's other events; its delivery shows in the endpoint's deliveries.
+ */
+export interface WebhookTestQueued {
+  /**
+   * its webhook-id (standard format)
+   */
+  eventId: string;
+}
+/**
+ * Changes an endpoint; paused true stops its deliveries (new events are not queued for it while paused), false resumes them (the events still waiting are tried afresh). Its format cannot change.
+ */
+export interface WebhookUpdate {
+  url?: string;
+  /**
+   * @minItems 1
+   * @maxItems 7
+   */
+  events?: WebhookEventType[];
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  serverIds?: string[] | null;
+  paused?: boolean;
+}
 
 /**
  * Each schema's top-level fields that have a default: a value that passed the schema has them.
@@ -1996,4 +2122,12 @@ export interface SchemaDefaults {
   'user-list.json': never;
   'user-update.json': never;
   'user.json': never;
+  'webhook-create.json': never;
+  'webhook-created.json': never;
+  'webhook-deliveries.json': never;
+  'webhook-event-type.json': never;
+  'webhook-list.json': never;
+  'webhook-test-queued.json': never;
+  'webhook-update.json': never;
+  'webhook.json': never;
 }

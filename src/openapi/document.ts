@@ -18,6 +18,7 @@ import { storeWebhookOperations } from '../store-webhook/openapi.ts';
 import { serverViewOperations } from '../servers/views.openapi.ts';
 import { limitsOperations } from '../limits/openapi.ts';
 import { playerOperations } from '../players/openapi.ts';
+import { webhookOperations } from '../webhooks/openapi.ts';
 
 export const operations: Operation[] = [
   ...healthOperations,
@@ -35,6 +36,7 @@ export const operations: Operation[] = [
   ...trustPublicOperations,
   ...storeWebhookOperations,
   ...limitsOperations,
+  ...webhookOperations,
 ];
 
 const byId = new Map(schemas.map((s) => [s.$id, s]));

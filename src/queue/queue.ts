@@ -1,6 +1,7 @@
 // The priority queue (VIP) of an account: one entry per player and scope (every server,
 // or a set of servers); adding again extends the entry. Every change is audited in its transaction
-// and asks for the priority files of the servers concerned to be synced. An entry naming a Steam64
+// and asks for the priority files of the servers concerned to be synced; an entry added or extended
+// is a queue.granted event for the account's webhooks, in the same transaction. An entry naming a Steam64
 // whose DayZ ID is still a player of its own merges that player (docs/api.md, Player ids).
 import type { Core } from '../core.ts';
 import type { ServerReadDeps } from '../stats/server-reads.ts';
@@ -16,6 +17,7 @@ import { liveServerIdsOf } from '../servers/server.repo.ts';
 import { requestAccountSync, requestServerSync } from '../game-files/sync-requests.ts';
 import { deleteQueueEntry, lockQueueEntry, updateQueueEntry, upsertQueueEntry } from './queue.repo.ts';
 import type { QueueChange, QueueEntry } from './queue.repo.ts';
+import { queueEvent } from '../webhooks/outbox.repo.ts';
 
 /** A new entry as the controller sends it; the store's products name their servers as a list that may be empty. */
 export type QueueInput = Omit<QueueEntryCreate, 'serverIds'> & { serverIds?: string[] | null };
@@ -108,6 +110,23 @@ export async function placeQueueEntry(
     ...extra,
   });
   await requestEntrySync(tx, placed.entry, nowIso);
+  const { entry, created } = placed;
+  await queueEvent(tx, {
+    accountId,
+    type: 'queue.granted',
+    occurredAt: nowIso,
+    data: {
+      entry: {
+        id: entry.id,
+        platformId: entry.platformId,
+        playerName: entry.playerName,
+        serverIds: entry.serverIds,
+        expiresAt: entry.expiresAt,
+        source: entry.source,
+      },
+      created,
+    },
+  });
   return placed;
 }
 

@@ -14,6 +14,7 @@ const files = [
   '../ingest/sql/players.sql',
   '../ingest/sql/player-totals.sql',
   '../players/sql/names-seen.sql',
+  '../webhooks/sql/outbox.sql',
   '../ingest/sql/apply-batch.sql',
   '../trust/sql/entries-changed.sql',
   '../game-files/sql/one-server-a-file.sql',

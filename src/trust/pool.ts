@@ -1,5 +1,6 @@
 // The community ban pool's rules: what may be submitted, and the moderators' transitions. Every
-// change invalidates the player's cached score after it commits.
+// change invalidates the player's cached score after it commits; an approval is a
+// trust.entry.approved event for the submitting community's webhooks, in its transaction.
 import type { Core } from '../core.ts';
 import type { Checked } from '../http/schemas.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
@@ -10,6 +11,10 @@ import { banOfAccount, banSourcesFor, entryStatus, insertSubmission, transitionE
 import type { EntryStatus, PoolEntry } from './pool.repo.ts';
 import { invalidateTrustScores } from './lookup.ts';
 import type { TrustDeps } from './lookup.ts';
+import { inTransaction } from '../store/db.ts';
+import { queueEvent } from '../webhooks/outbox.repo.ts';
+import type { EventToQueue } from '../webhooks/outbox.repo.ts';
+import type { OutboundEvent } from '../webhooks/events.ts';
 
 export type SubmissionBody = Checked<'trust-submission-create.json'>;
 
@@ -73,11 +78,32 @@ export async function decideEntry(deps: TrustDeps, entryId: string, decision: De
   if (!isUuid(entryId)) throw notFound('pool entry');
   const { from, to } = transitions[decision];
   const at = new Date(deps.clock.now()).toISOString();
-  const entry = await transitionEntry(deps.db, entryId.toLowerCase(), [...from], to, at);
+  const entry = await inTransaction(deps.db, async (tx) => {
+    const changed = await transitionEntry(tx, entryId.toLowerCase(), [...from], to, at);
+    // An approval that made the entry active tells its community's webhooks, in the same transaction.
+    if (changed?.status === 'active' && decision === 'approve') await queueEvent(tx, approvedEvent(changed, at));
+    return changed;
+  });
   if (!entry) throw await missingOrConflict(deps, entryId.toLowerCase(), decision);
   await invalidateTrustScores(deps, [entry.platformId]);
   return entry;
 }
+
+const approvedEvent = (entry: PoolEntry, at: string): EventToQueue<Extract<OutboundEvent, { type: 'trust.entry.approved' }>> => ({
+  accountId: entry.accountId,
+  type: 'trust.entry.approved',
+  occurredAt: at,
+  data: {
+    entry: {
+      id: entry.id,
+      platformId: entry.platformId,
+      category: entry.category,
+      reason: entry.reason,
+      expiresAt: entry.expiresAt,
+      decidedAt: entry.decidedAt,
+    },
+  },
+});
 
 async function missingOrConflict(deps: Core, entryId: string, decision: Decision): Promise<ApiError> {
   const status = await entryStatus(deps.db, entryId);

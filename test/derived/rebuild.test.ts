@@ -151,6 +151,7 @@ test.serial('the worker job rebuilds a server whose Redis state is gone, and not
   const a = await seeded(t);
   const job = jobs.find((j) => j.name === 'reconcile-derived-state')!;
   t.deepEqual(jobs.map((j) => j.name).sort(), [
+    'deliver-webhooks',
     'expire-server-commands',
     'expire-trust-entries',
     'game-files',

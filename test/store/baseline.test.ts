@@ -1,4 +1,4 @@
-// The schema's SQL: one baseline migration, then the functions and triggers applied on every
+// The schema's SQL: one baseline migration and the migrations after it, then the functions and triggers applied on every
 // migrate (idempotent, so two migrates leave one of each); a database made before the squash is
 // brought onto the baseline with its data, one that stopped short of it is refused with what to do.
 import { randomBytes } from 'node:crypto';
@@ -24,7 +24,7 @@ async function freshSchema(t: ExecutionContext) {
 }
 
 /** The baseline, then the migrations added since, in order. */
-const applied = ['1732500000000_baseline', '1795812551590_player-profiles'];
+const applied = ['1732500000000_baseline', '1732600000000_webhooks', '1795812551590_player-profiles'];
 
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
@@ -48,6 +48,8 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'trust_entries_changed',
     'servers_one_server_a_file',
     'server_players_name_seen',
+    'webhook_enqueue_kills',
+    'webhook_subscribed_servers',
   ]) {
     t.true(once.includes(name), name);
   }
@@ -81,6 +83,8 @@ test('a database made before the squash keeps its data, records the baseline and
   await db.query(
     "INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())",
   );
+  // Nor had it what the migrations after the baseline add.
+  await db.query('DROP TABLE webhook_deliveries, webhook_outbox, webhook_endpoints CASCADE');
   await db.query('CREATE TABLE ingest_events (server_id uuid, event_id uuid)');
   await db.query('CREATE FUNCTION ingest_apply_batches(a int) RETURNS int LANGUAGE sql AS $$ SELECT a $$');
   await db.query("INSERT INTO accounts (name) VALUES ('Kept')");

@@ -23,6 +23,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { AccountsPage } from './pages/accounts.tsx';
 import { PartnerKeysPage } from './pages/partner-keys.tsx';
 import { TrustPage } from './pages/trust.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 
 interface PageDef {
   path: string;
@@ -42,6 +43,7 @@ const pages: PageDef[] = [
   { path: '/account/api-keys', title: 'API keys', needs: ['apikeys.manage'], page: ApiKeysPage, nav: true },
   { path: '/users', title: 'Users', needs: ['users.manage'], page: UsersPage, nav: true },
   { path: '/chat-roles', title: 'Chat bots and roles', needs: ['users.manage'], page: ChatRolesPage, nav: true },
+  { path: '/webhooks', title: 'Webhooks', needs: ['servers.manage'], page: WebhooksPage, nav: true },
   { path: '/audit', title: 'Audit log', needs: ['audit.read'], page: AuditPage, nav: true },
   { path: '/trust', title: 'Trust pool', needs: ['trust.moderate', 'trust.submit'], page: TrustPage, nav: true },
   { path: '/network/accounts', title: 'Communities', needs: ['accounts.manage'], page: AccountsPage, nav: true },

@@ -43,6 +43,10 @@ export type {
   TrustSubmissionList,
   User,
   UserList,
+  Webhook,
+  WebhookCreated,
+  WebhookDeliveries,
+  WebhookList,
 } from '../../src/http/schema-types.ts';
 
 export type SessionInfo = Wire.Session;

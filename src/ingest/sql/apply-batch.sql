@@ -39,6 +39,8 @@ DECLARE
   totals text[];
   updated_of int[];
   updated servers[];
+  status_subscribed uuid[] := '{}';
+  was_online bool;
 BEGIN
   IF (SELECT count(DISTINCT s) FROM unnest(b_server) AS s) < cardinality(b_server) THEN
     RAISE EXCEPTION 'a call carries one batch a server at most';
@@ -84,6 +86,13 @@ BEGIN
     -- Serialises each server's writers (ingestion, rebuild, merges: lockServer, src/ingest/ingest.repo.ts).
     PERFORM pg_advisory_xact_lock(l.k) FROM (SELECT DISTINCT hashtextextended(s::text, 0) AS k FROM unnest(b_server) AS s ORDER BY 1) AS l;
 
+    -- Kills for the endpoints subscribed to them (src/webhooks/sql/outbox.sql), under the servers'
+    -- locks so that a server's batches queue them in the order they commit.
+    IF kills.us IS NOT NULL THEN
+      PERFORM webhook_enqueue_kills(b_server, kills.server, kills.us, kills.killer, kills.killer_name, kills.victim, kills.victim_name,
+        kills.weapon, kills.distance, kills.headshot, kills.hit_zone);
+    END IF;
+
     SELECT coalesce(array_agg(t.out_batch), '{}'), coalesce(array_agg(t.out_totals), '{}') INTO totals_of, totals
       FROM ingest_apply_totals(b_server, p_online_window, keep, e_batch, e_type, e_ts, e_player, e_name, e_killer, e_killer_name,
         e_distance, e_headshot, e_fired, e_hits) AS t;
@@ -96,7 +105,11 @@ BEGIN
       ON CONFLICT (server_id, at) DO NOTHING;
 
     -- The statuses one by one in time order, as if each had come alone: one changes its server only
-    -- when no newer one is stored, and a field it does not carry keeps what an earlier one set.
+    -- when no newer one is stored, and a field it does not carry keeps what an earlier one set. A
+    -- server with an endpoint subscribed to its going on or off line has its state read first.
+    IF 'server.status' = ANY (e_type) THEN
+      status_subscribed := webhook_subscribed_servers(b_server, ARRAY['server.online', 'server.offline']);
+    END IF;
     FOR status IN
       SELECT b_server[s.b] AS server, s.ts, s.online, s.map, s.game_version, s.players, s.fps, s.uptime,
         s.players IS NOT NULL OR s.fps IS NOT NULL OR s.uptime IS NOT NULL AS metrics
@@ -104,6 +117,10 @@ BEGIN
         WITH ORDINALITY AS s(b, type, ts, online, map, game_version, players, fps, uptime, i)
       WHERE s.type = 'server.status' AND keep[s.i] ORDER BY s.b, s.ts, s.i
     LOOP
+      was_online := NULL;
+      IF status.server = ANY (status_subscribed) THEN
+        SELECT online INTO was_online FROM servers WHERE id = status.server;
+      END IF;
       UPDATE servers SET
           online = status.online, map = coalesce(status.map, map), game_version = coalesce(status.game_version, game_version),
           players = CASE WHEN status.metrics THEN status.players ELSE players END,
@@ -112,6 +129,9 @@ BEGIN
           metrics_at = CASE WHEN status.metrics THEN status.ts ELSE metrics_at END,
           status_at = status.ts
         WHERE id = status.server AND (status_at IS NULL OR status_at <= status.ts);
+      IF FOUND AND was_online IS DISTINCT FROM status.online AND status.server = ANY (status_subscribed) THEN
+        PERFORM webhook_enqueue_server_status(status.server, status.online, status.ts);
+      END IF;
     END LOOP;
 
     -- A batch counts once in its server's derived-state version: Redis is written with it after the commit.

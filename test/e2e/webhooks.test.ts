@@ -1,0 +1,76 @@
+// In a real Chromium, Webhooks: a standard endpoint added (its secret shown once, not back after a
+// reload), a test event sent and its delivery listed, paused with the reason shown and resumed,
+// removed; the page is offered to servers.manage only. The receiver listens on 127.0.0.1
+// (WEBHOOK_ALLOW_PRIVATE=1).
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { deliverWebhooks } from '../../src/webhooks/delivery.ts';
+import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
+import { password, userWithRole } from '../helpers/controller.ts';
+import { receiver } from '../helpers/webhook-receiver.ts';
+
+let browser: Browser;
+test.before(async () => {
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+});
+
+test('webhooks: added with its secret shown once, tested, its delivery listed, paused and resumed, removed', async (t) => {
+  const { env, base } = await e2eWorld(t, { WEBHOOK_ALLOW_PRIVATE: '1' });
+  const owner = await userWithRole(env, 'owner');
+  const r = await receiver(t);
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, owner.username, password);
+
+  await page.goto('/webhooks');
+  await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+  await page.getByRole('region', { name: 'Webhooks of your community' }).getByText('No webhooks yet.').waitFor();
+  const add = page.getByRole('region', { name: 'Add a webhook' });
+  await add.getByLabel('URL').fill(r.url);
+  await add.getByLabel('Standard Webhooks: signed JSON, for your own service').check();
+  await add.getByLabel('Bans', { exact: true }).check();
+  await add.getByRole('button', { name: 'Add webhook' }).click();
+  const secret = await page.locator('.secret').getByTestId('secret-value').innerText();
+  t.regex(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  const row = page.getByRole('row').filter({ hasText: new URL(r.url).origin });
+  await row.getByText('Active').waitFor();
+  t.regex(await row.innerText(), /Kills \(the killfeed\), Bans/);
+
+  await row.getByRole('button', { name: 'Send a test' }).click();
+  await page.getByText('A test event waits for').waitFor();
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 1);
+  t.is(JSON.parse(r.received[0]!.body).type, 'webhook.test');
+  // The deliveries were opened by the test; shown again after a reload, they list the delivery.
+  await page.reload();
+  await row.getByRole('button', { name: 'Deliveries' }).click();
+  await page.getByRole('region', { name: 'Last deliveries' }).getByText('delivered (204)').waitFor();
+  t.false((await page.content()).includes(secret), 'the secret is not back after a reload');
+  await checkPage(t, browser, page, 'webhooks');
+
+  await row.getByRole('button', { name: 'Pause' }).click();
+  await row.getByText('paused by hand').waitFor();
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await row.getByText('Active').waitFor();
+
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await page
+    .getByRole('group', { name: /Remove/ })
+    .getByRole('button', { name: 'Yes' })
+    .click();
+  await page.getByText('No webhooks yet.').waitFor();
+  noScriptErrors(t, page);
+});
+
+test('the page is offered to servers.manage only', async (t) => {
+  const { env, base } = await e2eWorld(t);
+  const moderator = await userWithRole(env, 'moderator');
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, moderator.username, password);
+  await page.goto('/webhooks');
+  await page.getByText('Your role cannot open this page.').waitFor();
+  t.is(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).count(), 0);
+});
