@@ -21,6 +21,7 @@ import { authRouter } from './auth/auth.route.ts';
 import { usersRouter } from './users/users.route.ts';
 import { accountsRouter } from './accounts/accounts.route.ts';
 import { apiKeysRouter } from './accounts/api-keys.route.ts';
+import { accountSettingsRouter } from './accounts/settings.route.ts';
 import { operatorRouter } from './operator/operator.route.ts';
 import { serversRouter } from './servers/servers.route.ts';
 import { auditRouter } from './audit/audit.route.ts';
@@ -62,6 +63,7 @@ export const routersOf = (deps: Deps) =>
     usersRouter(deps),
     accountsRouter(deps),
     apiKeysRouter(deps),
+    accountSettingsRouter(deps),
     operatorRouter(deps),
     limitsRouter(deps),
     serversRouter(deps),

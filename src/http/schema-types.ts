@@ -162,6 +162,8 @@ export interface SchemaTypes {
   'account-create.json': AccountCreate;
   'account-created.json': AccountCreated;
   'account-list.json': AccountList;
+  'account-settings-update.json': AccountSettingsUpdate;
+  'account-settings.json': AccountSettings;
   'active-bans.json': ActiveBans;
   'agent-commands.json': AgentCommands;
   'api-key-create.json': ApiKeyCreate;
@@ -306,6 +308,29 @@ export interface AccountList {
      */
     servers: number;
   }[];
+}
+/**
+ * The settings to change; those left out stay as they are.
+ */
+export interface AccountSettingsUpdate {
+  /**
+   * an IANA zone (Europe/Berlin, America/New_York, UTC); an unknown zone is a 400
+   */
+  timeZone?: string;
+  clock?: '24h' | '12h';
+}
+/**
+ * How the community's dashboard shows times.
+ */
+export interface AccountSettings {
+  /**
+   * an IANA zone (Europe/Berlin, America/New_York, UTC); every time in the dashboard is shown in it, with its zone; default UTC
+   */
+  timeZone: string;
+  /**
+   * 24-hour (14:05) or 12-hour (2:05 PM) times; default 24h
+   */
+  clock: '24h' | '12h';
 }
 /**
  * The bans in force on a server, for its agent to kick a banned player the moment BattlEye verifies them. Every id form known: a Steam64 ban carries its DayZ ID and BattlEye GUID; a DayZ-ID or console ban its own id alone.
@@ -1277,6 +1302,7 @@ export interface Session {
     | 'audit.read'
     | 'trust.read'
     | 'trust.submit'
+    | 'settings.manage'
     | 'accounts.manage'
     | 'trust.moderate'
     | 'partners.manage'
@@ -1595,6 +1621,8 @@ export interface SchemaDefaults {
   'account-create.json': never;
   'account-created.json': never;
   'account-list.json': never;
+  'account-settings-update.json': never;
+  'account-settings.json': never;
   'active-bans.json': never;
   'agent-commands.json': never;
   'api-key-create.json': 'tier';

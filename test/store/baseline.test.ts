@@ -4,11 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
+import { runner } from 'node-pg-migrate';
 import { createLog } from '../../src/log.ts';
 import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
+import { projectPath } from '../../src/project-root.ts';
 import { testDatabaseUrl } from '../helpers/env.ts';
 
 const log = createLog('silent');
+const migrationsDir = projectPath('migrations');
 
 async function freshSchema(t: ExecutionContext) {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -23,6 +26,8 @@ async function freshSchema(t: ExecutionContext) {
   return { schema, db };
 }
 
+/** Every migration, in order: a fresh schema runs each once. */
+const allMigrations = ['1732500000000_baseline', '1795812144000_account-time-and-audit-syncs'];
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
 const functions = async (db: pg.Client, schema: string) =>
@@ -34,7 +39,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
   const { schema, db } = await freshSchema(t);
   const once = await functions(db, schema);
   await migrate(testDatabaseUrl, schema, log);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), allMigrations);
   t.deepEqual(await functions(db, schema), once);
   for (const name of [
     'ingest_apply_events',
@@ -66,13 +71,23 @@ test('migrating twice runs the baseline once and leaves one of each function; th
 test('two processes migrating one schema at once both succeed', async (t) => {
   const { schema, db } = await freshSchema(t);
   await Promise.all([migrate(testDatabaseUrl, schema, log), migrate(testDatabaseUrl, schema, log)]);
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), allMigrations);
 });
 
 test('a database made before the squash keeps its data, records the baseline and loses what only old web processes used', async (t) => {
   const { schema, db } = await freshSchema(t);
-  // As the last release before the squash left it: every squashed migration recorded, the old
-  // event ledger and the old ingest function beside the current ones.
+  // As the last release before the squash left it: the migrations after the baseline taken down,
+  // every squashed migration recorded, the old event ledger and the old ingest function beside the current ones.
+  await runner({
+    databaseUrl: testDatabaseUrl,
+    dir: migrationsDir,
+    direction: 'down',
+    count: allMigrations.length - 1,
+    advisoryLockMode: 'wait',
+    migrationsTable: 'schema_migrations',
+    schema,
+    log: () => undefined,
+  });
   await db.query('DELETE FROM schema_migrations');
   await db.query(
     "INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())",
@@ -83,7 +98,7 @@ test('a database made before the squash keeps its data, records the baseline and
 
   await migrate(testDatabaseUrl, schema, log);
 
-  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  t.deepEqual(await migrations(db), allMigrations);
   t.is((await db.query("SELECT to_regclass('ingest_events') AS t")).rows[0].t, null);
   t.false((await functions(db, schema)).includes('ingest_apply_batches'));
   t.is((await db.query("SELECT count(*)::int AS n FROM accounts WHERE name = 'Kept'")).rows[0].n, 1);
