@@ -1,6 +1,7 @@
 // A community's settings: the IANA zone and the clock (24-hour or 12-hour) its dashboard shows
-// every time in. A zone is checked against the runtime's zone database and kept under its
-// canonical name, so "europe/berlin" is stored as the browser will name it, Europe/Berlin.
+// every time in. A zone is checked against the runtime's zone database and kept as given, but
+// spelled as that database spells it ("europe/berlin" is kept as Europe/Berlin). It is never
+// renamed: the runtime's ICU may know Asia/Kolkata by its old name, Asia/Calcutta, which is not what was chosen.
 import { Info } from 'luxon';
 import type { Core } from '../core.ts';
 import type { AppContext } from '../http/context.ts';
@@ -10,11 +11,15 @@ import { principalOf } from '../auth/authenticate.ts';
 import type { AccountSettings, AccountSettingsUpdate } from '../http/schema-types.ts';
 import { findSettings, saveSettings } from './settings.repo.ts';
 
-/** The zone's canonical IANA name, or undefined when the runtime knows no such zone. */
+let spellings: Map<string, string> | undefined;
+/** Lower-cased zone name -> the runtime's spelling of it (read once). */
+const spelled = () => (spellings ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z) => [z.toLowerCase(), z])));
+
+/** The zone as it is kept (its spelling fixed), or undefined when the runtime knows no such zone. */
 export function canonicalZone(zone: string): string | undefined {
   // An offset ("+01:00") is accepted by newer runtimes' Intl but is no zone: it has no daylight saving of a place.
   if (!/^[A-Za-z]/.test(zone) || !Info.isValidIANAZone(zone)) return undefined;
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return spelled().get(zone.toLowerCase()) ?? zone;
 }
 
 export async function accountSettings(deps: Core, accountId: string): Promise<AccountSettings> {

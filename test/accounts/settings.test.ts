@@ -1,5 +1,5 @@
 // The community's settings (GET, PATCH /api/account/settings): UTC and a 24-hour clock until
-// changed; a zone is an IANA one (kept by its canonical name), anything else a 400 that changes
+// changed; a zone is an IANA one (spelled as the zone database does), anything else a 400 that changes
 // nothing; every user of the community reads them, settings.manage (owners, admins) changes them,
 // and only its own community's; each change is in the audit log.
 import test from 'ava';
@@ -17,7 +17,10 @@ test('UTC and 24 hours by default; a zone and a clock set are what every user of
 
   const set = await api(t, env, owner, 'patch', '/api/account/settings', { timeZone: 'europe/berlin' });
   t.is(set.status, 200);
-  t.deepEqual(set.body, { timeZone: 'Europe/Berlin', clock: '24h' }, 'the canonical name; the clock left as it was');
+  t.deepEqual(set.body, { timeZone: 'Europe/Berlin', clock: '24h' }, 'spelled as the zone database does; the clock left as it was');
+  const kolkata = await api(t, env, owner, 'patch', '/api/account/settings', { timeZone: 'Asia/Kolkata' });
+  t.is(kolkata.body.timeZone, 'Asia/Kolkata', 'never renamed to an older name the runtime may know it by (Asia/Calcutta)');
+  await api(t, env, owner, 'patch', '/api/account/settings', { timeZone: 'Europe/Berlin' });
   t.deepEqual((await api(t, env, owner, 'patch', '/api/account/settings', { clock: '12h' })).body, {
     timeZone: 'Europe/Berlin',
     clock: '12h',
@@ -29,6 +32,8 @@ test('UTC and 24 hours by default; a zone and a clock set are what every user of
     audit.body.entries.map((e: { action: string; details: object }) => [e.action, e.details]),
     [
       ['account.settings.set', { clock: '12h' }],
+      ['account.settings.set', { timeZone: 'Europe/Berlin' }],
+      ['account.settings.set', { timeZone: 'Asia/Kolkata' }],
       ['account.settings.set', { timeZone: 'Europe/Berlin' }],
     ],
   );

@@ -4,6 +4,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api.ts';
 import { formatDateTime, relative } from './format.ts';
+import { useTimeSettings } from './time-settings.ts';
 
 /** The page's heading; it takes the focus when the page opens, so keyboard and screen-reader users start there. */
 export function PageTitle({ children }: { children: ComponentChildren }) {
@@ -162,17 +163,24 @@ export function Badge({ tone, children }: { tone: 'ok' | 'off' | 'warn' | 'bad';
 }
 
 export function TimeAgo({ iso, never = 'never' }: { iso: string | null; never?: string }) {
+  const settings = useTimeSettings();
   if (!iso) return <span class="muted">{never}</span>;
   return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
+    <time dateTime={iso} title={formatDateTime(iso, settings)}>
       {relative(iso)}
     </time>
   );
 }
 
+/** A date and time in the community's zone and clock, the zone named (its full IANA name on hover). */
 export function DateText({ iso, none = '–' }: { iso: string | null; none?: string }) {
+  const settings = useTimeSettings();
   if (!iso) return <span>{none}</span>;
-  return <time dateTime={iso}>{formatDateTime(iso)}</time>;
+  return (
+    <time dateTime={iso} title={settings.timeZone}>
+      {formatDateTime(iso, settings)}
+    </time>
+  );
 }
 
 /** A table that scrolls sideways on a narrow screen; the scroll area is focusable, so keys scroll it. */
