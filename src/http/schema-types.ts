@@ -1076,7 +1076,14 @@ export interface QueueEntryUpdate {
 export interface QueueEntry {
   id: string;
   platformId: PlatformId;
+  /**
+   * the name given with the entry (by an admin, the store or a file)
+   */
   playerName: string | null;
+  /**
+   * in the list: the name the player last had on one of the account's servers (null: never seen there); the dashboard shows it when playerName is null
+   */
+  seenName?: string | null;
   comment: string | null;
   /**
    * null: every server of the account
@@ -1588,6 +1595,10 @@ export interface TrustSubmissionList {
 export interface TrustSubmission {
   id: string;
   platformId: string;
+  /**
+   * in the list: the player's name as the submitting community knows it (its ban's, else the one last seen on its servers); null when it knows none
+   */
+  playerName?: string | null;
   status: 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
   category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
   reason: string;

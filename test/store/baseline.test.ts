@@ -49,6 +49,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'event_claims_add_day',
     'trust_entries_changed',
     'servers_one_server_a_file',
+    'seen_player_name',
   ]) {
     t.true(once.includes(name), name);
   }

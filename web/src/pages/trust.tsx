@@ -44,7 +44,7 @@ export function TrustPage() {
   const decide = (s: TrustSubmission, path: string, words: string) =>
     row.run(async () => {
       await api('POST', path);
-      setDone(`The entry for ${s.platformId} is ${words}.`);
+      setDone(`The entry for ${s.playerName ?? s.platformId} is ${words}.`);
       list.reload();
     });
 
@@ -87,9 +87,12 @@ export function TrustPage() {
             {list.data.submissions.map((s) => (
               <tr key={s.id}>
                 <td>
-                  <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
-                    {s.platformId}
-                  </a>
+                  {s.playerName ?? 'unnamed'}
+                  <div>
+                    <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
+                      {s.platformId}
+                    </a>
+                  </div>
                 </td>
                 <td>
                   <strong>{categoryWords[s.category]}</strong>: {s.reason}
@@ -130,7 +133,7 @@ export function TrustPage() {
                           <ConfirmButton
                             label="Approve"
                             danger={false}
-                            confirmLabel={`Approve: ${s.platformId}'s score drops. Continue?`}
+                            confirmLabel={`Approve: the score of ${s.playerName ?? s.platformId} drops. Continue?`}
                             onConfirm={() => decide(s, `/api/trust/submissions/${s.id}/approve`, 'approved')}
                           />
                           <ConfirmButton
