@@ -445,6 +445,10 @@ export interface AuditEntry {
   target: {
     type: string | null;
     id: string | null;
+    /**
+     * the target's name now: a server's, user's, API key's, chat bot's, community's or partner key's; for a ban, queue entry, pool entry or player, the player's (the name given with it, else the one last seen on the community's servers); null when there is none
+     */
+    name: string | null;
   };
   ip: string | null;
   details: {
@@ -930,6 +934,10 @@ export interface AuditQuery {
    * only this action (ban.create), or every action of a kind (ban)
    */
   action?: string;
+  /**
+   * also the worker's routine file syncs (files.sync), left out otherwise; an action filter of files or files.sync shows them anyway
+   */
+  fileSyncs?: boolean;
   [k: string]: unknown;
 }
 export interface BanSearchQuery {
@@ -1690,7 +1698,7 @@ export interface SchemaDefaults {
   'partner-key-list.json': never;
   'partner-key.json': never;
   'platform-id.json': never;
-  'query-audit.json': 'limit';
+  'query-audit.json': 'limit' | 'fileSyncs';
   'query-ban-search.json': 'limit' | 'offset';
   'query-bans.json': 'limit' | 'offset';
   'query-command-wait.json': 'wait';
