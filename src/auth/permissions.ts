@@ -10,6 +10,7 @@ export const accountPermissions = [
   'audit.read',
   'trust.read',
   'trust.submit',
+  'settings.manage',
 ] as const;
 /** Held only by owners of the network operator's account. */
 export const networkPermissions = ['accounts.manage', 'trust.moderate', 'partners.manage'] as const;

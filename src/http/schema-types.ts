@@ -167,6 +167,8 @@ export interface SchemaTypes {
   'account-create.json': AccountCreate;
   'account-created.json': AccountCreated;
   'account-list.json': AccountList;
+  'account-settings-update.json': AccountSettingsUpdate;
+  'account-settings.json': AccountSettings;
   'active-bans.json': ActiveBans;
   'agent-commands.json': AgentCommands;
   'api-key-create.json': ApiKeyCreate;
@@ -331,6 +333,29 @@ export interface AccountList {
   }[];
 }
 /**
+ * The settings to change; those left out stay as they are.
+ */
+export interface AccountSettingsUpdate {
+  /**
+   * an IANA zone (Europe/Berlin, America/New_York, UTC); an unknown zone is a 400
+   */
+  timeZone?: string;
+  clock?: '24h' | '12h';
+}
+/**
+ * How the community's dashboard shows times.
+ */
+export interface AccountSettings {
+  /**
+   * an IANA zone (Europe/Berlin, America/New_York, UTC); every time in the dashboard is shown in it, with its zone; default UTC
+   */
+  timeZone: string;
+  /**
+   * 24-hour (14:05) or 12-hour (2:05 PM) times; default 24h
+   */
+  clock: '24h' | '12h';
+}
+/**
  * The bans in force on a server, for its agent to kick a banned player the moment BattlEye verifies them. Every id form known: a Steam64 ban carries its DayZ ID and BattlEye GUID; a DayZ-ID or console ban its own id alone.
  */
 export interface ActiveBans {
@@ -443,6 +468,10 @@ export interface AuditEntry {
   target: {
     type: string | null;
     id: string | null;
+    /**
+     * the target's name now: a server's, user's, API key's, chat bot's, community's or partner key's; for a ban, queue entry, pool entry or player, the player's (the name given with it, else the one last seen on the community's servers); null when there is none
+     */
+    name: string | null;
   };
   ip: string | null;
   details: {
@@ -1083,7 +1112,14 @@ export interface PlayerServer {
 export interface QueueEntry {
   id: string;
   platformId: PlatformId;
+  /**
+   * the name given with the entry (by an admin, the store or a file)
+   */
   playerName: string | null;
+  /**
+   * in the list: the name the player last had on one of the account's servers (null: never seen there); the dashboard shows it when playerName is null
+   */
+  seenName?: string | null;
   comment: string | null;
   /**
    * null: every server of the account
@@ -1180,6 +1216,10 @@ export interface TrustPublicEntries {
 export interface TrustSubmission {
   id: string;
   platformId: string;
+  /**
+   * in the list: the player's name as the submitting community knows it (its ban's, else the one last seen on its servers); null when it knows none
+   */
+  playerName?: string | null;
   status: 'pending' | 'rejected' | 'active' | 'overturned' | 'expired';
   category: 'cheating' | 'exploiting' | 'griefing' | 'toxicity' | 'ban_evasion' | 'other';
   reason: string;
@@ -1252,6 +1292,10 @@ export interface AuditQuery {
    * only this action (ban.create), or every action of a kind (ban)
    */
   action?: string;
+  /**
+   * also the worker's routine file syncs (files.sync), left out otherwise; an action filter of files or files.sync shows them anyway
+   */
+  fileSyncs?: boolean;
   [k: string]: unknown;
 }
 export interface BanSearchQuery {
@@ -1624,6 +1668,7 @@ export interface Session {
     | 'audit.read'
     | 'trust.read'
     | 'trust.submit'
+    | 'settings.manage'
     | 'accounts.manage'
     | 'trust.moderate'
     | 'partners.manage'
@@ -1676,6 +1721,7 @@ export interface Session1 {
     | 'audit.read'
     | 'trust.read'
     | 'trust.submit'
+    | 'settings.manage'
     | 'accounts.manage'
     | 'trust.moderate'
     | 'partners.manage'
@@ -2006,6 +2052,8 @@ export interface SchemaDefaults {
   'account-create.json': never;
   'account-created.json': never;
   'account-list.json': never;
+  'account-settings-update.json': never;
+  'account-settings.json': never;
   'active-bans.json': never;
   'agent-commands.json': never;
   'api-key-create.json': 'tier';
@@ -2069,7 +2117,7 @@ export interface SchemaDefaults {
   'player-profile.json': never;
   'player-search.json': never;
   'player-watch.json': never;
-  'query-audit.json': 'limit';
+  'query-audit.json': 'limit' | 'fileSyncs';
   'query-ban-search.json': 'limit' | 'offset';
   'query-bans.json': 'limit' | 'offset';
   'query-command-wait.json': 'wait';

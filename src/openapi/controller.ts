@@ -166,6 +166,21 @@ export const controllerOperations: Operation[] = [
     responses: { 204: ['revoked'], ...session, 404: e('no such key in the account') },
   },
   {
+    ...op('Accounts', 'session'),
+    method: 'get',
+    path: '/api/account/settings',
+    summary: "The community's settings: the time zone and clock its dashboard shows times in (any session)",
+    responses: { 200: ['settings', 'account-settings.json'], ...session },
+  },
+  {
+    ...op('Accounts', 'session'),
+    method: 'patch',
+    path: '/api/account/settings',
+    summary: "Changes the community's time zone (IANA) or clock (settings.manage; audit account.settings.set)",
+    body: 'account-settings-update.json',
+    responses: { 200: ['settings', 'account-settings.json'], ...withBody },
+  },
+  {
     ...op('Servers', 'session'),
     method: 'get',
     path: '/api/servers',

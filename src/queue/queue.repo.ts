@@ -86,13 +86,14 @@ export async function findQueueEntry(db: Queryable, accountId: string, entryId: 
 
 export type QueueSearch = Checked<'query-queue.json'>;
 
+/** A page of the account's entries, newest first, each with the name its player was last seen with on the account's servers. */
 export async function listQueueEntries(
   db: Queryable,
   accountId: string,
   search: QueueSearch,
-): Promise<{ entries: QueueEntry[]; total: number }> {
-  const { rows } = await db.query<QueueEntry & { total: number }>(
-    `SELECT ${columns}, count(*) OVER () AS total FROM priority_queue
+): Promise<{ entries: (QueueEntry & { seenName: string | null })[]; total: number }> {
+  const { rows } = await db.query<QueueEntry & { seenName: string | null; total: number }>(
+    `SELECT ${columns}, seen_player_name(account_id, platform_id) AS "seenName", count(*) OVER () AS total FROM priority_queue
      WHERE account_id = $1 AND ($2::text IS NULL OR platform_id = $2)
        AND ($3::uuid IS NULL OR server_ids IS NULL OR $3::uuid = ANY(server_ids))
      ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`,

@@ -40,7 +40,7 @@ export function queueRouter(deps: TrustDeps & ServerReadDeps): Router<AppState> 
       serverId: search.serverId?.toLowerCase(),
     });
     ctx.body = {
-      entries: entries.map((e) => queueEntryView(e, now())),
+      entries: entries.map((e) => ({ ...queueEntryView(e, now()), seenName: e.seenName })),
       total,
       limit: search.limit,
       offset: search.offset,

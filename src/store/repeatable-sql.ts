@@ -10,6 +10,7 @@ const files = [
   '../ingest/sql/epoch-ms-json.sql',
   '../ingest/sql/event-claims-add-day.sql',
   '../identities/sql/batch-identities.sql',
+  '../identities/sql/seen-name.sql',
   '../ingest/sql/insert-kills.sql',
   '../ingest/sql/players.sql',
   '../ingest/sql/player-totals.sql',

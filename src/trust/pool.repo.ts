@@ -40,6 +40,10 @@ export async function insertSubmission(db: Queryable, s: NewSubmission, at: stri
 }
 
 /** The moderation listing: every community's entries for moderators, or one community's own. */
+/**
+ * A page of submissions, newest first, each with its player's name as the submitting community
+ * knows it: the name on its ban, else the one last seen on its servers.
+ */
 export async function listSubmissions(
   db: Queryable,
   filter: { accountId?: string; status?: EntryStatus },
@@ -47,7 +51,9 @@ export async function listSubmissions(
   offset: number,
 ): Promise<PoolEntry[]> {
   const { rows } = await db.query<PoolEntry>(
-    `SELECT ${columns} FROM trust_entries
+    `SELECT ${columns},
+            coalesce((SELECT b.player_name FROM bans b WHERE b.id = e.ban_id), seen_player_name(e.account_id, e.platform_id)) AS "playerName"
+     FROM trust_entries e
      WHERE ($1::uuid IS NULL OR account_id = $1) AND ($2::text IS NULL OR status = $2)
      ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
     [filter.accountId ?? null, filter.status ?? null, limit, offset],

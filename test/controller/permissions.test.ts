@@ -15,13 +15,21 @@ import { assertError } from '../helpers/data-api.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { assertSchema } from '../helpers/seed.ts';
 
-type Perm = 'users.manage' | 'apikeys.manage' | 'servers.manage' | 'servers.read' | 'audit.read' | 'accounts.manage' | 'partners.manage';
+type Perm =
+  | 'users.manage'
+  | 'apikeys.manage'
+  | 'servers.manage'
+  | 'servers.read'
+  | 'audit.read'
+  | 'settings.manage'
+  | 'accounts.manage'
+  | 'partners.manage';
 type Role = 'owner' | 'admin' | 'moderator' | 'viewer';
 
 /** The role table of docs/api.md, written out here (not read from src), for the permissions these routes need. */
 const granted: Record<Role, Perm[]> = {
-  owner: ['users.manage', 'apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],
-  admin: ['apikeys.manage', 'servers.manage', 'servers.read', 'audit.read'],
+  owner: ['users.manage', 'apikeys.manage', 'servers.manage', 'servers.read', 'audit.read', 'settings.manage'],
+  admin: ['apikeys.manage', 'servers.manage', 'servers.read', 'audit.read', 'settings.manage'],
   moderator: ['servers.read'],
   viewer: ['servers.read'],
 };
@@ -113,6 +121,14 @@ const routes: Route[] = [
   { method: 'delete', path: '/api/servers/:id', needs: ['servers.manage'], target: freshServer, ok: [204] },
   { method: 'post', path: '/api/servers/:id/ingest-token', needs: ['servers.manage'], target: freshServer, ok: [200, 'ingest-token.json'] },
   { method: 'get', path: '/api/audit', needs: ['audit.read'], ok: [200, 'audit-page.json'] },
+  { method: 'get', path: '/api/account/settings', needs: [], ok: [200, 'account-settings.json'] },
+  {
+    method: 'patch',
+    path: '/api/account/settings',
+    needs: ['settings.manage'],
+    body: () => ({ clock: '12h' }),
+    ok: [200, 'account-settings.json'],
+  },
   {
     method: 'post',
     path: '/api/accounts',

@@ -8,7 +8,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
-import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
+import { accessible, checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { call } from '../helpers/controller-http.ts';
 import { password, setupOperator, userWithRole } from '../helpers/controller.ts';
 import { gameFilesDirFor } from '../helpers/game-files-dir.ts';
@@ -162,7 +162,19 @@ test("another community's ban imported by its id; an own ban submitted to the tr
   );
   await row.getByRole('button', { name: /Submit to the pool/ }).click();
   const form = page.getByRole('region', { name: 'Submit the ban of Wall Walter to the trust pool' });
-  await form.getByLabel('Category').selectOption('cheating');
+  // No category is chosen for the admin: submitting without one says so; each says what it means.
+  t.is(await form.getByRole('radio', { checked: true }).count(), 0, 'no category chosen at first');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  t.regex(await form.getByRole('alert').innerText(), /^Choose a category/);
+  t.is(
+    await form
+      .getByLabel('Exploiting', { exact: true })
+      .getAttribute('aria-describedby')
+      .then((id) => page.locator(`[id="${id}"]`).innerText()),
+    'Abusing game bugs, such as duping items or glitching through walls into bases.',
+  );
+  await form.getByLabel('Cheating', { exact: true }).check();
+  await accessible(t, page, 'bans-submit-to-pool');
   await form.getByLabel('Evidence links (optional)').fill('https://example.org/walter-clip\nhttps://example.org/walter-log');
   await form.getByRole('button', { name: 'Submit' }).click();
   await page.getByRole('status').filter({ hasText: 'The ban of Wall Walter is submitted to the pool' }).waitFor();
@@ -172,7 +184,7 @@ test("another community's ban imported by its id; an own ban submitted to the tr
     evidence: string[];
     reason: string;
   }[];
-  t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack' });
+  t.like(entries[0], { banId: own.id, status: 'pending', reason: 'wallhack', category: 'cheating' });
   t.deepEqual(entries[0]!.evidence, ['https://example.org/walter-clip', 'https://example.org/walter-log']);
   noScriptErrors(t, page);
 });

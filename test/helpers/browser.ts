@@ -47,9 +47,10 @@ export interface E2eWorld {
 /**
  * A private world (schema, Redis prefix) served on 127.0.0.1 at a random port. Its clock is set to
  * the real time, so that what the browser computes from Date.now() (the chart's last 24 hours,
- * "5 minutes ago") agrees with what the service stored.
+ * "5 minutes ago") agrees with what the service stored. A hook, which has no teardown of its own,
+ * passes one that the file's test.after.always runs.
  */
-export async function e2eWorld(t: ExecutionContext, env: Record<string, string> = {}): Promise<E2eWorld> {
+export async function e2eWorld(t: Pick<ExecutionContext, 'teardown'>, env: Record<string, string> = {}): Promise<E2eWorld> {
   const world = await controllerEnv(env);
   world.clock.set(Date.now());
   const server = createApp(world.deps).listen(0, '127.0.0.1');

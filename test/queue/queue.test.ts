@@ -8,7 +8,8 @@ import type { ExecutionContext } from 'ava';
 import { drainSyncRequests } from '../../src/game-files/sync-job.ts';
 import { dayzIdOf } from '../../src/identities/id-forms.ts';
 import { mergeIntoSteam64 } from '../../src/identities/merge.ts';
-import { queuePlayer } from '../../src/queue/queue.ts';
+import { placeQueueEntry, queuePlayer, resolveQueueInput } from '../../src/queue/queue.ts';
+import { inTransaction } from '../../src/store/db.ts';
 import { registerServer } from '../../src/servers/server.ts';
 import { call } from '../helpers/controller-http.ts';
 import { userWithRole } from '../helpers/controller.ts';
@@ -199,4 +200,51 @@ test.serial('a merge moves queue entries to the Steam64: same scope merged (late
     pending.rows.map((r) => r.kind),
     ['bans', 'priority'],
   );
+});
+
+test("the list names each entry's player as last seen on the community's servers (a store grant has no name of its own), never as another community saw them", async (t) => {
+  const a = await tenant(env.deps);
+  const other = await tenant(env.deps);
+  const viewer = await userWithRole(env, 'viewer', a.accountId);
+  const [seen, renamed, elsewhere, named, never] = [steam(), steam(), steam(), steam(), steam()];
+  const dz = dayzIdOf(steam());
+  const now = env.clock.now();
+  const connect = (platformId: string, name: string, ago: number) => ({
+    id: randomUUID(),
+    type: 'player.connect',
+    ts: now - ago,
+    platformId,
+    name,
+  });
+  await ingest(env, a, [
+    connect(seen, 'Leaderboard Larry', 60_000),
+    connect(renamed, 'Old Name', 120_000),
+    connect(renamed, 'New Name', 60_000),
+    connect(named, 'In-game Nina', 60_000),
+    connect(dz, 'Console Carl', 60_000),
+  ]).expect(200);
+  await ingest(env, other, [connect(elsewhere, 'Elsewhere Eve', 60_000)]).expect(200);
+  // As the store webhook grants a slot: the purchase names the player by id only.
+  const store = { type: 'store' as const, id: 'own:evt-1', name: 'Store' };
+  for (const platformId of [seen, renamed, elsewhere, never, dz]) {
+    const input = await resolveQueueInput(env.deps, a.accountId, { platformId, durationDays: 30 });
+    await inTransaction(env.deps.db, (tx) => placeQueueEntry(tx, a.accountId, input, store, env.clock.now(), 'store'));
+  }
+  await queuePlayer(env.deps, a.accountId, { platformId: named, playerName: 'Given Name' }, { type: 'user', id: null, name: 'test' });
+
+  const res = await call(env, viewer, 'get', '/api/priority-queue?limit=100');
+  t.is(res.status, 200);
+  assertSchema(t, 'queue-page.json', res.body);
+  const names = new Map(
+    (res.body.entries as { platformId: string; playerName: string | null; seenName: string | null; source: string }[]).map((e) => [
+      e.platformId,
+      [e.playerName, e.seenName, e.source],
+    ]),
+  );
+  t.deepEqual(names.get(seen), [null, 'Leaderboard Larry', 'store']);
+  t.deepEqual(names.get(renamed), [null, 'New Name', 'store'], 'the name last seen');
+  t.deepEqual(names.get(dz), [null, 'Console Carl', 'store'], 'a DayZ ID as the service keeps it');
+  t.deepEqual(names.get(elsewhere), [null, null, 'store'], "another community's sighting is not this one's to see");
+  t.deepEqual(names.get(never), [null, null, 'store']);
+  t.deepEqual(names.get(named), ['Given Name', 'In-game Nina', 'manual'], 'the name given stays; the one seen is beside it');
 });

@@ -4,11 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
+import { runner } from 'node-pg-migrate';
 import { createLog } from '../../src/log.ts';
 import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
+import { projectPath } from '../../src/project-root.ts';
 import { testDatabaseUrl } from '../helpers/env.ts';
 
 const log = createLog('silent');
+const migrationsDir = projectPath('migrations');
 
 async function freshSchema(t: ExecutionContext) {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -24,7 +27,7 @@ async function freshSchema(t: ExecutionContext) {
 }
 
 /** The baseline, then the migrations added since, in order. */
-const applied = ['1732500000000_baseline', '1732600000000_webhooks', '1795812551590_player-profiles'];
+const applied = ['1732500000000_baseline', '1732600000000_webhooks', '1795812144000_account-time-and-audit-syncs', '1795812551590_player-profiles'];
 
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
@@ -50,6 +53,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'server_players_name_seen',
     'webhook_enqueue_kills',
     'webhook_subscribed_servers',
+    'seen_player_name',
   ]) {
     t.true(once.includes(name), name);
   }
@@ -77,8 +81,18 @@ test('two processes migrating one schema at once both succeed', async (t) => {
 
 test('a database made before the squash keeps its data, records the baseline and loses what only old web processes used', async (t) => {
   const { schema, db } = await freshSchema(t);
-  // As the last release before the squash left it: every squashed migration recorded, the old
-  // event ledger and the old ingest function beside the current ones.
+  // As the last release before the squash left it: the migrations after the baseline taken down,
+  // every squashed migration recorded, the old event ledger and the old ingest function beside the current ones.
+  await runner({
+    databaseUrl: testDatabaseUrl,
+    dir: migrationsDir,
+    direction: 'down',
+    count: applied.length - 1,
+    advisoryLockMode: 'wait',
+    migrationsTable: 'schema_migrations',
+    schema,
+    log: () => undefined,
+  });
   await db.query('DELETE FROM schema_migrations');
   await db.query(
     "INSERT INTO schema_migrations (name, run_on) VALUES ('1732250000000_foundation', now()), ('1732410000000_event-claims-by-time', now()), ('1732440000000_chat-bots', now())",

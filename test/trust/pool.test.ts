@@ -1,12 +1,14 @@
 // The community ban pool through the controller API: submissions, moderation, the rules on copied
 // bans, the distinct-community count in the score, audit entries, and no submitter in public answers.
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { insertBan } from '../../src/bans/ban.repo.ts';
+import { registerServer } from '../../src/servers/server.ts';
 import { assertError } from '../helpers/data-api.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import { setupOperator, userWithRole } from '../helpers/controller.ts';
-import { assertSchema } from '../helpers/seed.ts';
+import { assertSchema, ingest } from '../helpers/seed.ts';
 import { assertNoSubmitter, decide, submit } from '../helpers/trust.ts';
 
 const cheater = '76561198000000101';
@@ -173,4 +175,36 @@ test('a ban copied from the pool or another community cannot be submitted back; 
   t.is(entry.body.platformId, '76561198000000103');
   t.is(entry.body.expiresAt, '2027-01-01T00:00:00.000Z', 'the ban expiry is taken');
   assertError(t, await api(t, env, community, 'post', '/api/trust/submissions', body(own)), 409, 'CONFLICT', 'twice');
+});
+
+test("the list names each player as the submitting community knows them: its ban's name, else the one seen on its servers", async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  const a = await userWithRole(env, 'moderator');
+  const b = await userWithRole(env, 'moderator');
+  const server = await registerServer(env.deps, a.accountId, { name: 'A one' });
+  const [seen, banned, unknownToB] = ['76561198000000201', '76561198000000202', '76561198000000203'];
+  const connect = (platformId: string, name: string) => ({
+    id: randomUUID(),
+    type: 'player.connect',
+    ts: env.clock.now(),
+    platformId,
+    name,
+  });
+  await ingest(env, { serverId: server.server.id, token: server.ingestToken }, [
+    connect(seen, 'Seen Sam'),
+    connect(banned, 'Seen Bob'),
+    connect(unknownToB, 'Seen Una'),
+  ]).expect(200);
+  const ban = await insertBan(env.deps.db, a.accountId, { platformId: banned, playerName: 'Banned Bob', source: 'manual' });
+  await submit(env, a, { platformId: seen });
+  await submit(env, a, { banId: ban });
+  await submit(env, b, { platformId: unknownToB });
+
+  const names = (body: { submissions: { platformId: string; playerName: string | null }[] }) =>
+    Object.fromEntries(body.submissions.map((s) => [s.platformId, s.playerName]));
+  const all = await api(t, env, operator, 'get', '/api/trust/submissions');
+  assertSchema(t, 'trust-submission-list.json', all.body);
+  t.deepEqual(names(all.body), { [seen]: 'Seen Sam', [banned]: 'Banned Bob', [unknownToB]: null });
+  t.deepEqual(names((await api(t, env, b, 'get', '/api/trust/submissions')).body), { [unknownToB]: null }, "not seen on B's servers");
 });

@@ -2,7 +2,8 @@
 // range, drawn as SVG at the width it gets; a gap where the server was offline or sent nothing.
 // The same numbers are in a table below it for people who do not see the lines.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { formatDateTime, formatTime } from './format.ts';
+import { formatDateTime, formatTime, zoneName, zoneTicks } from './format.ts';
+import { useTimeSettings } from './time-settings.ts';
 import type { MetricsSample } from './types.ts';
 
 const height = 220;
@@ -40,6 +41,7 @@ function median(values: number[]): number {
 
 export function MetricsChart({ samples, fromMs, toMs }: { samples: MetricsSample[]; fromMs: number; toMs: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const settings = useTimeSettings();
   const [width, setWidth] = useState(640);
   const id = useId();
   useEffect(() => {
@@ -62,8 +64,7 @@ export function MetricsChart({ samples, fromMs, toMs }: { samples: MetricsSample
   const maxGapMs = Math.max(3 * median(points.slice(1).map((p, i) => p.t - points[i]!.t)), 60_000);
   const hourMs = 3600_000;
   const tickStepMs = (toMs - fromMs) / hourMs > 12 && width < 520 ? 12 * hourMs : 6 * hourMs;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(fromMs / tickStepMs) * tickStepMs; t <= toMs; t += tickStepMs) ticks.push(t);
+  const ticks = zoneTicks(fromMs, toMs, tickStepMs, settings.timeZone);
 
   const players = points.flatMap((p) => (p.players === null ? [] : [p.players]));
   const fps = points.flatMap((p) => (p.fps === null ? [] : [p.fps]));
@@ -84,10 +85,12 @@ export function MetricsChart({ samples, fromMs, toMs }: { samples: MetricsSample
           <span class="swatch fps" />
           FPS (right scale)
         </span>
+        <span>Times in {settings.timeZone === 'UTC' ? 'UTC' : `${settings.timeZone} (${zoneName(toMs, settings)})`}</span>
       </div>
       <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>
-          Players and fps from {formatDateTime(new Date(fromMs).toISOString())} to {formatDateTime(new Date(toMs).toISOString())}
+          Players and fps from {formatDateTime(new Date(fromMs).toISOString(), settings)} to{' '}
+          {formatDateTime(new Date(toMs).toISOString(), settings)}
         </title>
         <desc id={`${id}-desc`}>{summary}</desc>
         {[0, 0.5, 1].map((f) => (
@@ -109,7 +112,7 @@ export function MetricsChart({ samples, fromMs, toMs }: { samples: MetricsSample
         ))}
         {ticks.map((t) => (
           <text key={t} x={x(t)} y={height - 8} text-anchor="middle" font-size="12" fill="#3d3d45">
-            {formatTime(t)}
+            {formatTime(t, settings)}
           </text>
         ))}
         <path

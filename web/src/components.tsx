@@ -1,9 +1,10 @@
 // The few shared pieces every page is built from: labelled fields, errors in words, tables that
-// scroll on a phone, a secret shown once with a copy button, a two-step confirm, data loading.
+// become cards on a phone, a secret shown once with a copy button, a two-step confirm, data loading.
 import type { ComponentChildren, JSX } from 'preact';
-import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api.ts';
 import { formatDateTime, relative } from './format.ts';
+import { useTimeSettings } from './time-settings.ts';
 
 /** The page's heading; it takes the focus when the page opens, so keyboard and screen-reader users start there. */
 export function PageTitle({ children }: { children: ComponentChildren }) {
@@ -181,20 +182,61 @@ export function Badge({ tone, children }: { tone: 'ok' | 'off' | 'warn' | 'bad';
 }
 
 export function TimeAgo({ iso, never = 'never' }: { iso: string | null; never?: string }) {
+  const settings = useTimeSettings();
   if (!iso) return <span class="muted">{never}</span>;
   return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
+    <time dateTime={iso} title={formatDateTime(iso, settings)}>
       {relative(iso)}
     </time>
   );
 }
 
+/** A date and time in the community's zone and clock, the zone named (its full IANA name on hover). */
 export function DateText({ iso, none = '–' }: { iso: string | null; none?: string }) {
+  const settings = useTimeSettings();
   if (!iso) return <span>{none}</span>;
-  return <time dateTime={iso}>{formatDateTime(iso)}</time>;
+  return (
+    <time dateTime={iso} title={settings.timeZone}>
+      {formatDateTime(iso, settings)}
+    </time>
+  );
 }
 
-/** A table that scrolls sideways on a narrow screen; the scroll area is focusable, so keys scroll it. */
+/** The words of a column heading, for the cells of that column. */
+const headWords = (h: string | [string, 'num']) => (Array.isArray(h) ? h[0] : h);
+
+/**
+ * Gives every body cell its column's heading as data-label: on a phone the rows become cards and
+ * each cell shows that label above its value (styles.css), so no row needs sideways scrolling.
+ * Rows a page adds or changes later (a reload, a row's own form) are labelled as they come.
+ */
+function useCellLabels(tbody: { current: HTMLTableSectionElement | null }, head: (string | [string, 'num'])[]) {
+  const words = head.map(headWords).join('\u0000');
+  useLayoutEffect(() => {
+    const body = tbody.current;
+    if (!body) return;
+    const labels = words.split('\u0000');
+    const label = () => {
+      for (const row of Array.from(body.rows)) {
+        // A cell spanning the row (an empty list's message) is no column's.
+        if (row.cells.length === 1 && row.cells[0]!.colSpan > 1) continue;
+        Array.from(row.cells).forEach((cell, i) => {
+          const text = labels[i];
+          if (text && cell.getAttribute('data-label') !== text) cell.setAttribute('data-label', text);
+        });
+      }
+    };
+    label();
+    const observer = new MutationObserver(label);
+    observer.observe(body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [words]);
+}
+
+/**
+ * A table: on a wide screen it scrolls sideways inside its frame when it must (the frame is
+ * focusable, so keys scroll it); on a phone each row is a card of labelled cells, every button in reach.
+ */
 export function Table({
   caption,
   head,
@@ -206,6 +248,8 @@ export function Table({
   children: ComponentChildren;
   empty?: string | false;
 }) {
+  const tbody = useRef<HTMLTableSectionElement>(null);
+  useCellLabels(tbody, head);
   return (
     <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table>
@@ -225,7 +269,7 @@ export function Table({
             )}
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={tbody}>
           {children}
           {empty && (
             <tr>

@@ -10,6 +10,8 @@ import { Link, match, navigate, usePath } from './router.tsx';
 import { SessionContext, useSession } from './session.tsx';
 import type { SessionValue } from './session.tsx';
 import type { Permission, SessionInfo, SignInState } from './types.ts';
+import type { TimeSettings } from './format.ts';
+import { TimeSettingsContext } from './time-settings.ts';
 import { SetupPage } from './pages/setup.tsx';
 import { SignInPage } from './pages/signin.tsx';
 import { ServersPage } from './pages/servers.tsx';
@@ -24,6 +26,7 @@ import { AccountsPage } from './pages/accounts.tsx';
 import { PartnerKeysPage } from './pages/partner-keys.tsx';
 import { TrustPage } from './pages/trust.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
+import { SettingsPage } from './pages/settings.tsx';
 
 interface PageDef {
   path: string;
@@ -41,6 +44,7 @@ const pages: PageDef[] = [
   { path: '/bans', title: 'Bans', needs: ['bans.manage', 'servers.read'], page: BansPage, nav: true },
   { path: '/queue', title: 'Priority queue', needs: ['queue.manage', 'servers.read'], page: QueuePage, nav: true },
   { path: '/account/api-keys', title: 'API keys', needs: ['apikeys.manage'], page: ApiKeysPage, nav: true },
+  { path: '/account/settings', title: 'Settings', needs: ['settings.manage'], page: SettingsPage, nav: true },
   { path: '/users', title: 'Users', needs: ['users.manage'], page: UsersPage, nav: true },
   { path: '/chat-roles', title: 'Chat bots and roles', needs: ['users.manage'], page: ChatRolesPage, nav: true },
   { path: '/webhooks', title: 'Webhooks', needs: ['servers.manage'], page: WebhooksPage, nav: true },
@@ -51,7 +55,11 @@ const pages: PageDef[] = [
 ];
 
 type Phase =
-  { kind: 'loading' } | { kind: 'failed'; error: unknown } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'in'; info: SessionInfo };
+  | { kind: 'loading' }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'setup' }
+  | { kind: 'signin' }
+  | { kind: 'in'; info: SessionInfo; time: TimeSettings };
 
 function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
@@ -63,7 +71,10 @@ function App() {
       if (setup.needsSetup) return setPhase({ kind: 'setup' });
       // Asked where "nobody is signed in" is an answer, not a 401: the sign-in page logs no failed request.
       const state = await api<SignInState>('GET', '/api/auth/signed-in');
-      setPhase(state.session ? { kind: 'in', info: state.session } : { kind: 'signin' });
+      const info = state.session;
+      // Every time on every page is shown in the community's zone: known before the first page.
+      const time = info && (await api<TimeSettings>('GET', '/api/account/settings'));
+      setPhase(info && time ? { kind: 'in', info, time } : { kind: 'signin' });
     } catch (error) {
       setPhase({ kind: 'failed', error });
     }
@@ -79,6 +90,7 @@ function App() {
     return {
       info: phase.info,
       can: (p) => held.has(p),
+      setTime: (time) => setPhase({ ...phase, time }),
       signOut: async () => {
         await api('POST', '/api/auth/logout').catch(() => undefined);
         setPhase({ kind: 'signin' });
@@ -107,9 +119,11 @@ function App() {
   if (phase.kind === 'signin') return <SignInPage onDone={load} />;
   return (
     <SessionContext.Provider value={session}>
-      <Layout path={path}>
-        <Routed path={path} />
-      </Layout>
+      <TimeSettingsContext.Provider value={phase.time}>
+        <Layout path={path}>
+          <Routed path={path} />
+        </Layout>
+      </TimeSettingsContext.Provider>
     </SessionContext.Provider>
   );
 }

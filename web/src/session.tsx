@@ -3,10 +3,13 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Permission, SessionInfo } from './types.ts';
+import type { TimeSettings } from './format.ts';
 
 export interface SessionValue {
   info: SessionInfo;
   can: (permission: Permission) => boolean;
+  /** After the community's time settings changed: every page shows times in them from then on. */
+  setTime: (time: TimeSettings) => void;
   signOut: () => Promise<void>;
 }
 

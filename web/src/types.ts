@@ -72,15 +72,20 @@ export type MetricsSample = Wire.MetricsPage['samples'][number];
 export type PublicEntry = Wire.TrustPublicEntries['entries'][number];
 
 export type Category = Wire.TrustSubmission['category'];
-export const categories: Category[] = ['cheating', 'exploiting', 'griefing', 'toxicity', 'ban_evasion', 'other'];
-export const categoryWords: Record<Category, string> = {
-  cheating: 'Cheating',
-  exploiting: 'Exploiting',
-  griefing: 'Griefing',
-  toxicity: 'Toxicity',
-  ban_evasion: 'Ban evasion',
-  other: 'Other',
+/** Each pool category: its name and what it means, in the order forms offer them. */
+export const categoryTable: Record<Category, { words: string; meaning: string }> = {
+  cheating: { words: 'Cheating', meaning: 'Cheat software, such as an aimbot, wallhack, ESP or speed hack.' },
+  exploiting: { words: 'Exploiting', meaning: 'Abusing game bugs, such as duping items or glitching through walls into bases.' },
+  griefing: {
+    words: 'Griefing',
+    meaning: "Spoiling others' play on purpose, such as wrecking bases, camping fresh spawns or trapping players.",
+  },
+  toxicity: { words: 'Toxicity', meaning: 'Abuse in chat or voice, such as slurs, threats or harassment.' },
+  ban_evasion: { words: 'Ban evasion', meaning: 'Playing on another account to get around a ban.' },
+  other: { words: 'Other', meaning: 'Anything else that deserves a network ban: say what in the reason.' },
 };
+export const categories = Object.keys(categoryTable) as Category[];
+export const categoryWords = Object.fromEntries(categories.map((c) => [c, categoryTable[c].words])) as Record<Category, string>;
 
 /** The player ids bans and queue entries take (schemas/platform-id.json), as an input pattern. */
 export const platformIdPattern = '7656119[7-9][0-9]{9}|7656120[0-2][0-9]{9}|[A-Za-z0-9_\\-]{43}=|[0-9A-F]{40}';

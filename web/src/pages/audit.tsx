@@ -1,61 +1,10 @@
-// The audit log: who did what, to what, from where; filtered by actor and action, newest first,
-// with older entries loaded on request.
+// The audit log: who did what, to what (named), from where; filtered by actor and action, newest
+// first, with older entries loaded on request. The worker's routine file syncs only when asked for.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
+import { actionLabel, knownActions, targetLabel } from '../audit-words.ts';
 import { DateText, ErrorText, Loading, PageTitle, Table, TextField, useAction, useLoad } from '../components.tsx';
 import type { AuditEntry, AuditPage as Page } from '../types.ts';
-
-const knownActions = [
-  'auth',
-  'auth.login',
-  'auth.login-failed',
-  'auth.lockout',
-  'auth.logout',
-  'setup.admin',
-  'ban',
-  'ban.create',
-  'ban.update',
-  'ban.lift',
-  'ban.import',
-  'ban.import-file',
-  'queue',
-  'queue.add',
-  'queue.extend',
-  'queue.update',
-  'queue.remove',
-  'queue.expire',
-  'queue.import-file',
-  'files.sync',
-  'server',
-  'server.create',
-  'server.update',
-  'server.revoke',
-  'server.ingest-token.rotate',
-  'apikey',
-  'apikey.create',
-  'apikey.revoke',
-  'user',
-  'user.create',
-  'user.update',
-  'user.delete',
-  'chat',
-  'chat.action',
-  'chat.denied',
-  'chat.sig-rejected',
-  'chat.user-role.set',
-  'chat.user-role.remove',
-  'trust',
-  'trust.submit',
-  'trust.approve',
-  'trust.reject',
-  'trust.overturn',
-  'partner-key.create',
-  'partner-key.revoke',
-  'account.create',
-  'operator.data-api.set',
-  'operator.rebuild',
-  'player.merged',
-];
 
 const details = (d: Record<string, unknown>) =>
   Object.entries(d)
@@ -77,21 +26,24 @@ const details = (d: Record<string, unknown>) =>
     )
     .join('; ');
 
+/** What the service is asked for: the routine file syncs only when the box is ticked. */
+const asked = (f: { actor: string; action: string; fileSyncs: boolean }) => ({ ...f, fileSyncs: f.fileSyncs ? 'true' : undefined });
+
 export function AuditPage() {
-  const [filter, setFilter] = useState({ actor: '', action: '' });
+  const [filter, setFilter] = useState({ actor: '', action: '', fileSyncs: false });
   const [applied, setApplied] = useState(filter);
   const [entries, setEntries] = useState<AuditEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const more = useAction();
   const first = useLoad(async () => {
-    const page = await api<Page>('GET', `/api/audit${query({ ...applied, limit: 50 })}`);
+    const page = await api<Page>('GET', `/api/audit${query({ ...asked(applied), limit: 50 })}`);
     setEntries(page.entries);
     setCursor(page.nextCursor);
     return page;
   }, [applied]);
   const older = () =>
     void more.run(async () => {
-      const page = await api<Page>('GET', `/api/audit${query({ ...applied, limit: 50, before: cursor })}`);
+      const page = await api<Page>('GET', `/api/audit${query({ ...asked(applied), limit: 50, before: cursor })}`);
       setEntries([...entries, ...page.entries]);
       setCursor(page.nextCursor);
     });
@@ -105,7 +57,7 @@ export function AuditPage() {
         aria-label="Filter the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          setApplied({ actor: filter.actor.trim(), action: filter.action.trim() });
+          setApplied({ actor: filter.actor.trim(), action: filter.action.trim(), fileSyncs: filter.fileSyncs });
         }}
       >
         <div class="row">
@@ -130,6 +82,21 @@ export function AuditPage() {
             </datalist>
           </div>
           <div class="field button">
+            <label class="choice">
+              <input
+                type="checkbox"
+                checked={filter.fileSyncs}
+                onChange={(e) => {
+                  // Shown or hidden at once, with the filter as last applied.
+                  const fileSyncs = e.currentTarget.checked;
+                  setFilter({ ...filter, fileSyncs });
+                  setApplied({ ...applied, fileSyncs });
+                }}
+              />{' '}
+              Show file syncs
+            </label>
+          </div>
+          <div class="field button">
             <button type="submit">Filter</button>
           </div>
         </div>
@@ -151,12 +118,20 @@ export function AuditPage() {
                 {e.actor.name ?? e.actor.type}
                 {e.actor.type !== 'user' && <div class="muted">{e.actor.type}</div>}
               </td>
-              <td class="mono">{e.action}</td>
+              <td class="audit-action">
+                {actionLabel(e.action)}
+                <div class="mono muted">{e.action}</div>
+              </td>
               <td>
                 {e.target.type ? (
                   <>
-                    {e.target.type}
-                    <div class="mono">{e.target.id}</div>
+                    {targetLabel(e.target.type)}
+                    {e.target.name && (
+                      <>
+                        : <strong>{e.target.name}</strong>
+                      </>
+                    )}
+                    {e.target.id && <div class="mono">{e.target.id}</div>}
                   </>
                 ) : (
                   '–'

@@ -21,8 +21,9 @@ import {
 } from '../components.tsx';
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
-import { categories, categoryWords, platformIdPattern } from '../types.ts';
-import type { BanRecord, BanRecordPage, Category } from '../types.ts';
+import { platformIdPattern } from '../types.ts';
+import type { BanRecord, BanRecordPage } from '../types.ts';
+import { SubmitToPool } from './trust.tsx';
 
 const pageSize = 25;
 const playerIdHint = 'Steam64 (17 digits), DayZ ID (44 characters) or console id.';
@@ -285,73 +286,6 @@ function ImportBan({ onDone }: { onDone: (message: string) => void }) {
         <button class="primary" type="submit" disabled={action.busy}>
           Import
         </button>
-      </form>
-    </section>
-  );
-}
-
-function SubmitToPool({ ban, onClose }: { ban: BanRecord; onClose: (message?: string) => void }) {
-  const [category, setCategory] = useState<Category>('cheating');
-  const [reason, setReason] = useState(ban.reason ?? '');
-  const [evidence, setEvidence] = useState('');
-  const [note, setNote] = useState('');
-  const action = useAction();
-  const heading = useOpenedPanel<HTMLHeadingElement>();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void action.run(async () => {
-      const links = evidence.split(/\s+/).filter(Boolean);
-      await api('POST', '/api/trust/submissions', {
-        banId: ban.id,
-        category,
-        reason: reason.trim(),
-        evidence: links,
-        ...(note.trim() ? { note: note.trim() } : {}),
-      });
-      onClose(`The ban of ${ban.playerName ?? ban.platformId} is submitted to the pool; a network moderator reviews it.`);
-    });
-  };
-  return (
-    <section class="panel" aria-labelledby="submit-pool">
-      <h2 id="submit-pool" ref={heading} tabIndex={-1}>
-        Submit the ban of {ban.playerName ?? ban.platformId} to the trust pool
-      </h2>
-      <p class="muted">
-        Once a network moderator approves it, the ban counts in the player's public trust score. The public sees your community's name and
-        the category, never the reason text, your name or the note.
-      </p>
-      <form onSubmit={submit}>
-        <SelectField
-          label="Category"
-          value={category}
-          onChange={(c) => setCategory(c as Category)}
-          options={categories.map((c) => [c, categoryWords[c]])}
-        />
-        <TextField label="Reason for the moderators" value={reason} onInput={setReason} required maxLength={2000} multiline />
-        <TextField
-          label="Evidence links (optional)"
-          value={evidence}
-          onInput={setEvidence}
-          multiline
-          hint="One http(s) link per line: clips, screenshots, logs."
-        />
-        <TextField
-          label="Private note (optional)"
-          value={note}
-          onInput={setNote}
-          maxLength={2000}
-          multiline
-          hint="Seen only by your community and the moderators."
-        />
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button class="primary" type="submit" disabled={action.busy}>
-            Submit
-          </button>
-          <button type="button" onClick={() => onClose()}>
-            Cancel
-          </button>
-        </div>
       </form>
     </section>
   );

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { ConfirmButton, DateText, ErrorText, Loading, Notice, Problem, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { formatDateTime } from '../format.ts';
+import { useTimeSettings } from '../time-settings.ts';
 import type { ChatBot, ChatBotCreated, ChatBotList } from '../types.ts';
 import { BotSecret } from './chat-bot-secret.tsx';
 import type { ShownSecret } from './chat-bot-secret.tsx';
@@ -15,6 +16,7 @@ const overlapUntil = (bot: ChatBot) =>
 
 export function ChatBots() {
   const list = useLoad(() => api<ChatBotList>('GET', '/api/chat/bots'), []);
+  const settings = useTimeSettings();
   const [name, setName] = useState('');
   // The secret lives only here, until dismissed.
   const [shown, setShown] = useState<ShownSecret | null>(null);
@@ -38,7 +40,9 @@ export function ChatBots() {
       const res = await api<ChatBotCreated>('POST', `/api/chat/bots/${b.id}/secret`);
       setShown({ title: `New secret of the bot "${res.bot.name}"`, ...res });
       const until = res.bot.previousSecretValidUntil;
-      setDone(`"${b.name}" has a new secret; the old one keeps working ${until ? `until ${formatDateTime(until)}` : 'for 24 hours'}.`);
+      setDone(
+        `"${b.name}" has a new secret; the old one keeps working ${until ? `until ${formatDateTime(until, settings)}` : 'for 24 hours'}.`,
+      );
       list.reload();
     });
   const remove = (b: ChatBot) =>

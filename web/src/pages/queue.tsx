@@ -23,6 +23,8 @@ import { platformIdPattern } from '../types.ts';
 import type { ManagedServer, ManagedServerList, QueueEntry, QueuePage } from '../types.ts';
 
 const pageSize = 50;
+/** The entry's name, else the one its player was last seen with on the community's servers, else its id. */
+const nameOf = (q: QueueEntry) => q.playerName ?? q.seenName ?? q.platformId;
 
 export function QueuePage() {
   const { can } = useSession();
@@ -77,7 +79,8 @@ export function QueuePage() {
             {list.data.entries.map((q) => (
               <tr key={q.id}>
                 <td>
-                  {q.playerName ?? 'unnamed'}
+                  {q.playerName ?? q.seenName ?? 'unnamed'}
+                  {!q.playerName && q.seenName && <span class="muted"> (as seen in game)</span>}
                   <div class="mono">{q.platformId}</div>
                   {q.comment && <div class="muted">{q.comment}</div>}
                 </td>
@@ -104,11 +107,11 @@ export function QueuePage() {
                       {!q.permanent && <Extend entry={q} onDone={changed} />}
                       <ConfirmButton
                         label="Remove"
-                        confirmLabel={`Remove ${q.playerName ?? q.platformId} from the queue?`}
+                        confirmLabel={`Remove ${nameOf(q)} from the queue?`}
                         onConfirm={() =>
                           row.run(async () => {
                             await api('DELETE', `/api/priority-queue/${q.id}`);
-                            changed(`${q.playerName ?? q.platformId} is out of the queue.`);
+                            changed(`${nameOf(q)} is out of the queue.`);
                           })
                         }
                       />
@@ -141,7 +144,7 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
   if (!open)
     return (
       <button type="button" onClick={() => setOpen(true)}>
-        Extend<span class="visually-hidden"> {entry.playerName ?? entry.platformId}</span>
+        Extend<span class="visually-hidden"> {nameOf(entry)}</span>
       </button>
     );
   const submit = (e: Event) => {
@@ -149,7 +152,7 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
     void action.run(async () => {
       await api('POST', '/api/priority-queue', { platformId: entry.platformId, serverIds: entry.serverIds, durationDays: Number(days) });
       setOpen(false);
-      onDone(`${entry.playerName ?? entry.platformId}: extended by ${days} days.`);
+      onDone(`${nameOf(entry)}: extended by ${days} days.`);
     });
   };
   return (

@@ -1,9 +1,10 @@
 // A server's restart schedule: the times of day it restarts, in its zone, and the next restart in the
-// viewer's time and the server's (servers.read); set, changed and removed with servers.control.
+// community's zone and the server's (servers.read); set, changed and removed with servers.control.
 import { useId, useState } from 'preact/hooks';
 import { api, ApiFailure, waitInWords } from '../api.ts';
 import { Badge, ConfirmButton, ErrorText, Loading, Notice, Problem, TextField, useAction, useLoad } from '../components.tsx';
 import { formatDateTime, formatInZone } from '../format.ts';
+import { knownZones, useTimeSettings } from '../time-settings.ts';
 import { everyHours, isTimeZone, parseTimes } from '../restart-times.ts';
 import type { RestartSchedule } from '../types.ts';
 
@@ -42,6 +43,7 @@ export function RestartScheduleSection({ serverId, control }: { serverId: string
 const warningInWords = (seconds: number) => (seconds === 0 ? 'none' : `${waitInWords(seconds)} before`);
 
 function ScheduleFacts({ schedule: s }: { schedule: RestartSchedule | null }) {
+  const settings = useTimeSettings();
   if (!s) return <p class="muted">No restart schedule is set: the server restarts only when someone restarts it.</p>;
   return (
     <dl class="facts">
@@ -70,7 +72,8 @@ function ScheduleFacts({ schedule: s }: { schedule: RestartSchedule | null }) {
         <dd>
           {s.nextAt ? (
             <>
-              <time dateTime={s.nextAt}>{formatDateTime(s.nextAt)}</time> your time ({formatInZone(s.nextAt, s.timeZone)} in {s.timeZone})
+              <time dateTime={s.nextAt}>{formatDateTime(s.nextAt, settings)}</time> ({formatInZone(s.nextAt, s.timeZone)} in the server's
+              zone, {s.timeZone})
             </>
           ) : (
             'none while the schedule is off'
@@ -82,9 +85,6 @@ function ScheduleFacts({ schedule: s }: { schedule: RestartSchedule | null }) {
 }
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-let zoneList: string[] | undefined;
-/** Zones to pick from as one types (read once); the browser's list leaves out UTC, which servers often use. */
-const knownZones = () => (zoneList ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')]);
 
 function ScheduleEditor({
   serverId,

@@ -1,6 +1,7 @@
 // The community ban pool. Network moderators see every community's submissions with their
-// evidence and approve, reject or overturn them; a community sees the state of its own.
-import { useState } from 'preact/hooks';
+// evidence and approve, reject or overturn them; a community sees the state of its own, and
+// submits one of its bans (from the Bans page) with a category it must choose, each explained.
+import { useId, useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -10,14 +11,17 @@ import {
   Loading,
   Notice,
   PageTitle,
+  Problem,
   SelectField,
   Table,
+  TextField,
   useAction,
   useLoad,
+  useOpenedPanel,
 } from '../components.tsx';
 import { useSession } from '../session.tsx';
-import { categoryWords } from '../types.ts';
-import type { AccountList, TrustSubmission, TrustSubmissionList } from '../types.ts';
+import { categories, categoryTable, categoryWords } from '../types.ts';
+import type { AccountList, BanRecord, Category, TrustSubmission, TrustSubmissionList } from '../types.ts';
 
 const statusTone = { pending: 'warn', active: 'bad', rejected: 'off', overturned: 'ok', expired: 'off' } as const;
 const pageSize = 50;
@@ -41,7 +45,7 @@ export function TrustPage() {
   const decide = (s: TrustSubmission, path: string, words: string) =>
     row.run(async () => {
       await api('POST', path);
-      setDone(`The entry for ${s.platformId} is ${words}.`);
+      setDone(`The entry for ${s.playerName ?? s.platformId} is ${words}.`);
       list.reload();
     });
 
@@ -84,9 +88,12 @@ export function TrustPage() {
             {list.data.submissions.map((s) => (
               <tr key={s.id}>
                 <td>
-                  <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
-                    {s.platformId}
-                  </a>
+                  {s.playerName ?? 'unnamed'}
+                  <div>
+                    <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
+                      {s.platformId}
+                    </a>
+                  </div>
                 </td>
                 <td>
                   <strong>{categoryWords[s.category]}</strong>: {s.reason}
@@ -127,7 +134,7 @@ export function TrustPage() {
                           <ConfirmButton
                             label="Approve"
                             danger={false}
-                            confirmLabel={`Approve: ${s.platformId}'s score drops. Continue?`}
+                            confirmLabel={`Approve: the score of ${s.playerName ?? s.platformId} drops. Continue?`}
                             onConfirm={() => decide(s, `/api/trust/submissions/${s.id}/approve`, 'approved')}
                           />
                           <ConfirmButton
@@ -161,5 +168,96 @@ export function TrustPage() {
         </>
       )}
     </>
+  );
+}
+
+/** The categories as radio buttons, none chosen at first, each with what it means. */
+function CategoryChoices({ value, onChange }: { value: Category | ''; onChange: (c: Category) => void }) {
+  const name = useId();
+  return (
+    <fieldset class="field">
+      <legend>Category</legend>
+      {categories.map((c) => (
+        <div class="choice-item" key={c}>
+          <label class="choice">
+            <input
+              type="radio"
+              name={name}
+              value={c}
+              checked={value === c}
+              onChange={() => onChange(c)}
+              aria-describedby={`${name}-${c}`}
+            />{' '}
+            {categoryTable[c].words}
+          </label>
+          <span class="hint" id={`${name}-${c}`}>
+            {categoryTable[c].meaning}
+          </span>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+export function SubmitToPool({ ban, onClose }: { ban: BanRecord; onClose: (message?: string) => void }) {
+  const [category, setCategory] = useState<Category | ''>('');
+  const [reason, setReason] = useState(ban.reason ?? '');
+  const [evidence, setEvidence] = useState('');
+  const [note, setNote] = useState('');
+  const action = useAction();
+  const heading = useOpenedPanel<HTMLHeadingElement>();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      if (!category) throw new Problem('Choose a category: it is the one thing the public sees of why the player was banned.');
+      const links = evidence.split(/\s+/).filter(Boolean);
+      await api('POST', '/api/trust/submissions', {
+        banId: ban.id,
+        category,
+        reason: reason.trim(),
+        evidence: links,
+        ...(note.trim() ? { note: note.trim() } : {}),
+      });
+      onClose(`The ban of ${ban.playerName ?? ban.platformId} is submitted to the pool; a network moderator reviews it.`);
+    });
+  };
+  return (
+    <section class="panel" aria-labelledby="submit-pool">
+      <h2 id="submit-pool" ref={heading} tabIndex={-1}>
+        Submit the ban of {ban.playerName ?? ban.platformId} to the trust pool
+      </h2>
+      <p class="muted">
+        Once a network moderator approves it, the ban counts in the player's public trust score. The public sees your community's name and
+        the category, never the reason text, your name or the note.
+      </p>
+      <form onSubmit={submit}>
+        <CategoryChoices value={category} onChange={setCategory} />
+        <TextField label="Reason for the moderators" value={reason} onInput={setReason} required maxLength={2000} multiline />
+        <TextField
+          label="Evidence links (optional)"
+          value={evidence}
+          onInput={setEvidence}
+          multiline
+          hint="One http(s) link per line: clips, screenshots, logs."
+        />
+        <TextField
+          label="Private note (optional)"
+          value={note}
+          onInput={setNote}
+          maxLength={2000}
+          multiline
+          hint="Seen only by your community and the moderators."
+        />
+        <ErrorText error={action.error} />
+        <div class="actions">
+          <button class="primary" type="submit" disabled={action.busy}>
+            Submit
+          </button>
+          <button type="button" onClick={() => onClose()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
