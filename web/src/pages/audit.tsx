@@ -1,6 +1,7 @@
 // The audit log: who did what, to what, from where; filtered by actor and action, newest first,
 // with older entries loaded on request.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
 import { api, query } from '../api.ts';
 import { DateText, ErrorText, Loading, PageTitle, Table, TextField, useAction, useLoad } from '../components.tsx';
 import type { AuditEntry, AuditPage as Page } from '../types.ts';
@@ -156,13 +157,26 @@ export function AuditPage() {
                 {e.target.type ? (
                   <>
                     {e.target.type}
-                    <div class="mono">{e.target.id}</div>
+                    <div>
+                      {e.target.type === 'player' && e.target.id ? (
+                        <PlayerLink platformId={e.target.id} />
+                      ) : (
+                        <span class="mono">{e.target.id}</span>
+                      )}
+                    </div>
                   </>
                 ) : (
                   '–'
                 )}
               </td>
-              <td>{details(e.details) || '–'}</td>
+              <td>
+                {details(e.details) || '–'}
+                {typeof e.details.platformId === 'string' && (
+                  <div>
+                    Player <PlayerLink platformId={e.details.platformId} />
+                  </div>
+                )}
+              </td>
               <td class="mono">{e.ip ?? '–'}</td>
             </tr>
           ))}

@@ -1,6 +1,8 @@
 // The priority queue (reserved slots): add a player for a time or for good, on every server or on
 // some; extend an entry; remove it. Entries are written to each server's priority file.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
+import { searchParam } from '../router.tsx';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -27,8 +29,8 @@ const pageSize = 50;
 export function QueuePage() {
   const { can } = useSession();
   const manage = can('queue.manage');
-  const [search, setSearch] = useState('');
-  const [applied, setApplied] = useState('');
+  const [search, setSearch] = useState(searchParam('player'));
+  const [applied, setApplied] = useState(search);
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
   const servers = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
@@ -77,8 +79,7 @@ export function QueuePage() {
             {list.data.entries.map((q) => (
               <tr key={q.id}>
                 <td>
-                  {q.playerName ?? 'unnamed'}
-                  <div class="mono">{q.platformId}</div>
+                  <PlayerLink platformId={q.platformId} name={q.playerName ?? 'unnamed'} showId />
                   {q.comment && <div class="muted">{q.comment}</div>}
                 </td>
                 <td>{q.serverIds === null ? 'Every server' : q.serverIds.map((id) => names.get(id) ?? id).join(', ')}</td>
@@ -169,7 +170,15 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
 }
 
 function AddEntry({ servers, onDone }: { servers: ManagedServer[]; onDone: (message: string) => void }) {
-  const [f, setF] = useState({ platformId: '', playerName: '', comment: '', length: 'days', days: '30', scope: 'all' });
+  // A profile's "Add to the priority queue" link names the player (?player=&name=).
+  const [f, setF] = useState({
+    platformId: searchParam('player'),
+    playerName: searchParam('name'),
+    comment: '',
+    length: 'days',
+    days: '30',
+    scope: 'all',
+  });
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const action = useAction();
   const toggle = (id: string) => {

@@ -1,6 +1,7 @@
 // The community ban pool. Network moderators see every community's submissions with their
 // evidence and approve, reject or overturn them; a community sees the state of its own.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -84,9 +85,7 @@ export function TrustPage() {
             {list.data.submissions.map((s) => (
               <tr key={s.id}>
                 <td>
-                  <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
-                    {s.platformId}
-                  </a>
+                  <PlayerLink platformId={s.platformId} />
                 </td>
                 <td>
                   <strong>{categoryWords[s.category]}</strong>: {s.reason}
