@@ -45,7 +45,7 @@ test('the profile of a player with kills: sections, notes, watch, header search 
 
   // The header's search: the start of a name lists the player, linked to the profile.
   await page.goto('/servers');
-  await page.getByRole('searchbox', { name: 'Find a player by name or id' }).fill('PLAYER1');
+  await page.getByRole('searchbox', { name: 'Search players' }).fill('PLAYER1');
   await page.getByRole('search', { name: 'Find a player' }).getByRole('button', { name: 'Find' }).click();
   await page.getByRole('heading', { level: 1, name: 'Players' }).waitFor();
   const hits = page.getByRole('region', { name: /whose name starts with/ });
@@ -109,5 +109,17 @@ test('the profile of a player with kills: sections, notes, watch, header search 
   await page.goto(`/players/${hero.platformId}`);
   await page.getByRole('button', { name: 'Watch this player' }).click();
   await page.getByText('Not watched.').waitFor();
+
+  // "Ban this player" and "Add to the priority queue" open the forms with the player filled in.
+  await page.getByRole('link', { name: 'Ban this player' }).click();
+  const create = page.getByRole('region', { name: 'Ban a player' });
+  await create.waitFor();
+  t.is(await create.getByLabel('Player id').inputValue(), hero.platformId);
+  t.is(await create.getByLabel('Player name (optional)').inputValue(), hero.name);
+  await page.goBack();
+  await page.getByRole('link', { name: 'Add to the priority queue' }).click();
+  const add = page.getByRole('region', { name: 'Add a player to the queue' });
+  await add.waitFor();
+  t.is(await add.getByLabel('Player id').inputValue(), hero.platformId);
   noScriptErrors(t, page);
 });

@@ -106,7 +106,7 @@ export function HeaderSearch() {
       }}
     >
       <label for="header-player-search" class="visually-hidden">
-        Find a player by name or id
+        Search players
       </label>
       <input
         id="header-player-search"
