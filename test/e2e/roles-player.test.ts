@@ -35,23 +35,23 @@ test('a viewer sees its pages and no button it cannot use', async (t) => {
     'Bans',
     'Priority queue',
   ]);
-  t.deepEqual(await buttons(page), ['Sign out']);
+  t.deepEqual(await buttons(page), ['Find', 'Sign out']);
   t.false(await page.getByRole('heading', { name: 'Add a server' }).isVisible());
 
   await page.goto('/bans');
   await page.getByRole('row').filter({ hasText: 'Rexx' }).waitFor();
-  t.deepEqual(await buttons(page), ['Sign out', 'Search', 'Previous page', 'Next page']);
+  t.deepEqual(await buttons(page), ['Find', 'Sign out', 'Search', 'Previous page', 'Next page']);
   t.false(await page.getByRole('heading', { name: 'Ban a player' }).isVisible());
 
   await page.goto('/queue');
   await page.getByRole('row').filter({ hasText: 'Vera' }).waitFor();
-  t.deepEqual(await buttons(page), ['Sign out', 'Search', 'Previous page', 'Next page']);
+  t.deepEqual(await buttons(page), ['Find', 'Sign out', 'Search', 'Previous page', 'Next page']);
 
   await page.goto(`/servers/${server.id}`);
   await page.getByRole('heading', { name: 'Killfeed' }).waitFor();
   await page.getByRole('region', { name: 'Kills, newest first' }).waitFor();
   await page.getByRole('region', { name: /^Ranking by points/ }).waitFor();
-  t.deepEqual(await buttons(page), ['Sign out', 'Previous page', 'Next page']);
+  t.deepEqual(await buttons(page), ['Find', 'Sign out', 'Previous page', 'Next page']);
 
   for (const path of ['/users', '/account/api-keys', '/audit', '/network/accounts']) {
     await page.goto(path);

@@ -254,7 +254,7 @@ test('a viewer reads the history (load older) and the schedule, and is offered n
     .waitFor();
   await page.getByRole('region', { name: /^Ranking by points/ }).waitFor();
 
-  t.deepEqual(await page.getByRole('button').allInnerTexts(), ['Sign out', 'Previous page', 'Next page']);
+  t.deepEqual(await page.getByRole('button').allInnerTexts(), ['Find', 'Sign out', 'Previous page', 'Next page']);
   t.is(await page.getByRole('heading', { name: 'Server actions' }).count(), 0);
   t.is(await schedule.getByRole('form').count(), 0, 'no schedule editor');
   t.is(await page.getByRole('textbox').count(), 0, 'nothing to type into');

@@ -27,7 +27,12 @@ async function freshSchema(t: ExecutionContext) {
 }
 
 /** The baseline, then the migrations added since, in order. */
-const applied = ['1732500000000_baseline', '1732600000000_webhooks', '1795812144000_account-time-and-audit-syncs', '1795812551590_player-profiles'];
+const applied = [
+  '1732500000000_baseline',
+  '1732600000000_webhooks',
+  '1795812144000_account-time-and-audit-syncs',
+  '1795812551590_player-profiles',
+];
 
 const migrations = async (db: pg.Client) =>
   (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);

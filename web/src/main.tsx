@@ -6,7 +6,7 @@ import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api.ts';
 import { ErrorText, Loading } from './components.tsx';
-import { Link, match, navigate, usePath } from './router.tsx';
+import { Link, match, navigate, usePath, useSearch } from './router.tsx';
 import { SessionContext, useSession } from './session.tsx';
 import type { SessionValue } from './session.tsx';
 import type { Permission, SessionInfo, SignInState } from './types.ts';
@@ -27,6 +27,8 @@ import { PartnerKeysPage } from './pages/partner-keys.tsx';
 import { TrustPage } from './pages/trust.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { SettingsPage } from './pages/settings.tsx';
+import { PlayerProfilePage } from './pages/player-profile.tsx';
+import { HeaderSearch, PlayerSearchPage } from './pages/player-search.tsx';
 
 interface PageDef {
   path: string;
@@ -41,6 +43,8 @@ interface PageDef {
 const pages: PageDef[] = [
   { path: '/servers', title: 'Servers', needs: ['servers.read'], page: ServersPage, nav: true },
   { path: '/servers/:id', title: 'Server', needs: ['servers.read'], page: ServerPage },
+  { path: '/players', title: 'Players', needs: ['servers.read'], page: PlayerSearchPage },
+  { path: '/players/:id', title: 'Player', needs: ['servers.read'], page: PlayerProfilePage },
   { path: '/bans', title: 'Bans', needs: ['bans.manage', 'servers.read'], page: BansPage, nav: true },
   { path: '/queue', title: 'Priority queue', needs: ['queue.manage', 'servers.read'], page: QueuePage, nav: true },
   { path: '/account/api-keys', title: 'API keys', needs: ['apikeys.manage'], page: ApiKeysPage, nav: true },
@@ -130,6 +134,7 @@ function App() {
 
 function Routed({ path }: { path: string }) {
   const { can } = useSession();
+  const search = useSearch();
   const allowed = pages.filter((p) => p.needs.some(can));
   const found = pages.find((def) => match(def.path, path));
   useEffect(() => {
@@ -150,7 +155,7 @@ function Routed({ path }: { path: string }) {
     const Page = def.page;
     return (
       <main id="main" tabIndex={-1}>
-        <Page params={params} key={path} />
+        <Page params={params} key={def.path === '/players' ? path : `${path}${search}`} />
       </main>
     );
   }
@@ -183,6 +188,7 @@ function Layout({ path, children }: { path: string; children: ComponentChildren 
         <Link class="brand" href="/servers">
           Game-server dashboard
         </Link>
+        <HeaderSearch />
         <div class="who">
           <span>
             <span class="visually-hidden">Signed in as </span>

@@ -18,14 +18,28 @@ export function navigate(path: string, replace = false): void {
 
 const current = () => location.pathname;
 
-export function usePath(): string {
-  const [path, setPath] = useState(current());
+function useLocationPart(part: () => string): string {
+  const [value, setValue] = useState(part());
   useEffect(() => {
-    const listener = () => setPath(current());
+    const listener = () => setValue(part());
     listeners.add(listener);
     return () => void listeners.delete(listener);
   }, []);
-  return path;
+  return value;
+}
+
+export function usePath(): string {
+  return useLocationPart(current);
+}
+
+/** The query string (?q=...), followed like the path: a search page reads it again on each navigation. */
+export function useSearch(): string {
+  return useLocationPart(() => location.search);
+}
+
+/** One query parameter of the address the page opened with ('' when absent): links prefill forms with it. */
+export function searchParam(name: string): string {
+  return new URLSearchParams(location.search).get(name) ?? '';
 }
 
 /** The parameters of a pattern (/servers/:id) if the path matches it. */

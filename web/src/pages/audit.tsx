@@ -1,6 +1,7 @@
 // The audit log: who did what, to what (named), from where; filtered by actor and action, newest
 // first, with older entries loaded on request. The worker's routine file syncs only when asked for.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
 import { api, query } from '../api.ts';
 import { actionLabel, knownActions, targetLabel } from '../audit-words.ts';
 import { DateText, ErrorText, Loading, PageTitle, Table, TextField, useAction, useLoad } from '../components.tsx';
@@ -131,13 +132,24 @@ export function AuditPage() {
                         : <strong>{e.target.name}</strong>
                       </>
                     )}
-                    {e.target.id && <div class="mono">{e.target.id}</div>}
+                    {e.target.id && (
+                      <div>
+                        {e.target.type === 'player' ? <PlayerLink platformId={e.target.id} /> : <span class="mono">{e.target.id}</span>}
+                      </div>
+                    )}
                   </>
                 ) : (
                   '–'
                 )}
               </td>
-              <td>{details(e.details) || '–'}</td>
+              <td>
+                {details(e.details) || '–'}
+                {typeof e.details.platformId === 'string' && (
+                  <div>
+                    Player <PlayerLink platformId={e.details.platformId} />
+                  </div>
+                )}
+              </td>
               <td class="mono">{e.ip ?? '–'}</td>
             </tr>
           ))}

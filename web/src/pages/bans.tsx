@@ -1,6 +1,8 @@
 // The community's bans: search, create (permanent or for a time), lift, import another community's
 // ban by its id, and submit one of the community's own bans to the network's pool.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
+import { searchParam } from '../router.tsx';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -17,7 +19,6 @@ import {
   TextField,
   useAction,
   useLoad,
-  useOpenedPanel,
 } from '../components.tsx';
 import { pageCaption } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -49,7 +50,7 @@ function Until({ ban }: { ban: BanRecord }) {
 export function BansPage() {
   const { can } = useSession();
   const manage = can('bans.manage');
-  const [filter, setFilter] = useState({ platformId: '', name: '', status: '' });
+  const [filter, setFilter] = useState({ platformId: searchParam('player'), name: '', status: '' });
   const [applied, setApplied] = useState(filter);
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
@@ -107,8 +108,7 @@ export function BansPage() {
             {list.data.bans.map((b) => (
               <tr key={b.id}>
                 <td>
-                  {b.playerName ?? 'unnamed'}
-                  <div class="mono">{b.platformId}</div>
+                  <PlayerLink platformId={b.platformId} name={b.playerName ?? 'unnamed'} showId />
                 </td>
                 <td>
                   {b.reason ?? '–'}
@@ -182,7 +182,15 @@ export function BansPage() {
 }
 
 function CreateBan({ onDone }: { onDone: (message: string) => void }) {
-  const [f, setF] = useState({ platformId: '', playerName: '', reason: '', length: 'permanent', amount: '7', unit: 'days' });
+  // A profile's "Ban this player" link names the player (?player=&name=).
+  const [f, setF] = useState({
+    platformId: searchParam('player'),
+    playerName: searchParam('name'),
+    reason: '',
+    length: 'permanent',
+    amount: '7',
+    unit: 'days',
+  });
   const action = useAction();
   const submit = (e: Event) => {
     e.preventDefault();

@@ -1,6 +1,8 @@
 // The priority queue (reserved slots): add a player for a time or for good, on every server or on
 // some; extend an entry; remove it. Entries are written to each server's priority file.
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
+import { searchParam } from '../router.tsx';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -29,8 +31,8 @@ const nameOf = (q: QueueEntry) => q.playerName ?? q.seenName ?? q.platformId;
 export function QueuePage() {
   const { can } = useSession();
   const manage = can('queue.manage');
-  const [search, setSearch] = useState('');
-  const [applied, setApplied] = useState('');
+  const [search, setSearch] = useState(searchParam('player'));
+  const [applied, setApplied] = useState(search);
   const [offset, setOffset] = useState(0);
   const [done, setDone] = useState('');
   const servers = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
@@ -79,9 +81,8 @@ export function QueuePage() {
             {list.data.entries.map((q) => (
               <tr key={q.id}>
                 <td>
-                  {q.playerName ?? q.seenName ?? 'unnamed'}
+                  <PlayerLink platformId={q.platformId} name={q.playerName ?? q.seenName ?? 'unnamed'} showId />
                   {!q.playerName && q.seenName && <span class="muted"> (as seen in game)</span>}
-                  <div class="mono">{q.platformId}</div>
                   {q.comment && <div class="muted">{q.comment}</div>}
                 </td>
                 <td>{q.serverIds === null ? 'Every server' : q.serverIds.map((id) => names.get(id) ?? id).join(', ')}</td>
@@ -172,7 +173,15 @@ function Extend({ entry, onDone }: { entry: QueueEntry; onDone: (message: string
 }
 
 function AddEntry({ servers, onDone }: { servers: ManagedServer[]; onDone: (message: string) => void }) {
-  const [f, setF] = useState({ platformId: '', playerName: '', comment: '', length: 'days', days: '30', scope: 'all' });
+  // A profile's "Add to the priority queue" link names the player (?player=&name=).
+  const [f, setF] = useState({
+    platformId: searchParam('player'),
+    playerName: searchParam('name'),
+    comment: '',
+    length: 'days',
+    days: '30',
+    scope: 'all',
+  });
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const action = useAction();
   const toggle = (id: string) => {

@@ -4,10 +4,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { queuedInWords } from '../commands.ts';
 import { ErrorText, Notice, Table, TextField, useAction, useLoad } from '../components.tsx';
-import type { OnlinePlayer, OnlinePlayers, ServerCommand } from '../types.ts';
+import { PlayerLink } from '../player-link.tsx';
+import type { OnlinePlayer, ServerCommand, ServerOnlinePlayers } from '../types.ts';
 
 export function OnlinePlayers({ serverId, control, onQueued }: { serverId: string; control: boolean; onQueued: () => void }) {
-  const online = useLoad(() => api<OnlinePlayers>('GET', `/api/servers/${serverId}/players`), [serverId]);
+  const online = useLoad(() => api<ServerOnlinePlayers>('GET', `/api/servers/${serverId}/players`), [serverId]);
   const [queued, setQueued] = useState('');
   const kicked = (words: string) => {
     setQueued(words);
@@ -26,11 +27,11 @@ export function OnlinePlayers({ serverId, control, onQueued }: { serverId: strin
         >
           {online.data.players.map((p) => (
             <tr key={p.platformId}>
-              <td>{p.name}</td>
               <td>
-                <a class="mono" href={`/p/${encodeURIComponent(p.platformId)}`}>
-                  {p.platformId}
-                </a>
+                <PlayerLink platformId={p.platformId} name={p.name} watched={p.watched} />
+              </td>
+              <td>
+                <PlayerLink platformId={p.platformId} />
               </td>
               {control && (
                 <td>

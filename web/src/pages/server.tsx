@@ -2,6 +2,7 @@
 // carries out (servers.control), the online players (with Kick), its ban list as synced, the command
 // history and the restart schedule, the leaderboard (sorting, paging) and the killfeed ("load older").
 import { useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
 import { api, query } from '../api.ts';
 import { MetricsChart } from '../chart.tsx';
 import { Badge, DateText, ErrorText, Loading, PageTitle, SelectField, Table, TimeAgo, useAction, useLoad } from '../components.tsx';
@@ -119,8 +120,7 @@ function BanList({ serverId }: { serverId: string }) {
           {bans.data.bans.map((b) => (
             <tr key={b.platformId}>
               <td>
-                {b.playerName ?? 'unnamed'}
-                <div class="mono">{b.platformId}</div>
+                <PlayerLink platformId={b.platformId} name={b.playerName ?? 'unnamed'} showId />
               </td>
               <td>{b.reason ?? '–'}</td>
               <td>{b.permanent ? 'Permanent' : <DateText iso={b.expiresAt} />}</td>
@@ -185,7 +185,9 @@ function Leaderboard({ serverId }: { serverId: string }) {
             {board.data.players.map((p) => (
               <tr key={p.platformId}>
                 <td class="num">{p.rank}</td>
-                <td>{p.name}</td>
+                <td>
+                  <PlayerLink platformId={p.platformId} name={p.name} />
+                </td>
                 <td class="num">{p.points}</td>
                 <td class="num">{p.kills}</td>
                 <td class="num">{p.deaths}</td>
@@ -240,9 +242,11 @@ function Killfeed({ serverId }: { serverId: string }) {
               <td>
                 <TimeAgo iso={k.ts} />
               </td>
-              <td>{k.killerName}</td>
               <td>
-                {k.victimName}
+                <PlayerLink platformId={k.killerPlatformId} name={k.killerName} />
+              </td>
+              <td>
+                <PlayerLink platformId={k.victimPlatformId} name={k.victimName} />
                 {k.isHeadshot ? ' (headshot)' : ''}
               </td>
               <td>{k.weapon}</td>

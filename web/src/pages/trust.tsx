@@ -2,6 +2,7 @@
 // evidence and approve, reject or overturn them; a community sees the state of its own, and
 // submits one of its bans (from the Bans page) with a category it must choose, each explained.
 import { useId, useState } from 'preact/hooks';
+import { PlayerLink } from '../player-link.tsx';
 import { api, query } from '../api.ts';
 import {
   Badge,
@@ -88,12 +89,7 @@ export function TrustPage() {
             {list.data.submissions.map((s) => (
               <tr key={s.id}>
                 <td>
-                  {s.playerName ?? 'unnamed'}
-                  <div>
-                    <a class="mono" href={`/p/${encodeURIComponent(s.platformId)}`}>
-                      {s.platformId}
-                    </a>
-                  </div>
+                  <PlayerLink platformId={s.platformId} name={s.playerName} showId />
                 </td>
                 <td>
                   <strong>{categoryWords[s.category]}</strong>: {s.reason}
