@@ -13,6 +13,8 @@ import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_test';
 export const t0 = Date.parse('2026-11-22T12:00:00.000Z');
+/** scrypt's cost in test worlds: a sixteenth of production's, as the tests make users and sign them in by the hundred. */
+export const testScryptN = 1024;
 
 export interface TestEnv {
   deps: Deps;
@@ -33,6 +35,7 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
     REDIS_URL: process.env.REDIS_URL,
     REDIS_PREFIX: `${schema}:`,
     PG_POOL_SIZE: '3',
+    PASSWORD_SCRYPT_N: String(testScryptN),
     ...env,
   });
   const log = createLog('silent');
