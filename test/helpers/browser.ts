@@ -1,43 +1,19 @@
 // End-to-end helpers: the service listening on a random port of its own (a private world as every
-// test has), Debian's Chromium driven by playwright-core, screenshots at phone and desktop width
+// test has), pages in Chromium (launched by chromium.ts), screenshots at phone and desktop width
 // checked to show more than one colour, and an axe-core check for serious accessibility problems.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
-import { buildState } from '../../web/build-state.ts';
 import { controllerEnv } from './controller-http.ts';
 import type { TestEnv } from './env.ts';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As root and offline, Chromium needs these: no sandbox, no GPU, and no background connections it would wait on. */
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { launchBrowser } from './chromium.ts';
+
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
-
-/** Fails (never skips) when the browser or the dashboard's build is missing: the e2e tests must run. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: the end-to-end tests need it. Install Debian's package ` +
-        '(apt-get install -y --no-install-recommends chromium) or point CHROMIUM_PATH at a Chromium binary.',
-    );
-  }
-  const state = buildState();
-  if (state !== 'fresh') throw new Error(`the dashboard build is ${state}: run \`npm run build:web\` (npm test builds it first)`);
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-}
 
 export interface E2eWorld {
   env: TestEnv;
@@ -51,14 +27,15 @@ export interface E2eWorld {
  */
 export async function e2eWorld(t: ExecutionContext, env: Record<string, string> = {}): Promise<E2eWorld> {
   const world = await controllerEnv(env);
+  t.teardown(() => world.close());
   world.clock.set(Date.now());
   const server = createApp(world.deps).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // Closed first (teardowns run last to first), and even when listening failed.
   t.teardown(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await world.close();
   });
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return { env: world, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 

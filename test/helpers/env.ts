@@ -44,13 +44,17 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
   await migrate(testDatabaseUrl, schema, log);
   const clock = new ManualClock(t0);
   const deps = createDeps(config, { clock, log });
-  await connectDeps(deps);
-  const request = supertest(createApp(deps).callback());
   const close = async () => {
     await deps.db.query(`DROP SCHEMA ${schema} CASCADE`);
     await deleteKeys(deps, `${schema}:*`);
     await closeDeps(deps);
   };
+  // A world that fails to connect is removed, and its connections closed: none may hold the test process open.
+  await connectDeps(deps).catch(async (err: unknown) => {
+    await close().catch(() => closeDeps(deps));
+    throw err;
+  });
+  const request = supertest(createApp(deps).callback());
   return { deps, clock, request, close };
 }
 
