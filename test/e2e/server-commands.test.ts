@@ -108,7 +108,7 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
       ['restart', { delaySeconds: 300, message: 'Daily restart' }],
     ],
   );
-  await checkPage(t, browser, page, 'server-commands');
+  await checkPage(t, page, 'server-commands');
 
   // The agent, over HTTP with the ingest token: takes the three, kicks, fails the message, counts down the restart.
   const agent = { Authorization: `Bearer ${token}` };
@@ -199,7 +199,7 @@ test('the restart schedule: every 6 hours from 03:00 fills the times, saved with
   t.true(await next.isVisible(), "the next restart in the viewer's time");
   const hh = String(expected.getUTCHours()).padStart(2, '0');
   t.regex(await facts.locator('div').filter({ hasText: 'Next restart' }).innerText(), new RegExp(`your time \\(\\w+ ${hh}:00 in UTC\\)`));
-  await checkPage(t, browser, page, 'server-schedule');
+  await checkPage(t, page, 'server-schedule');
 
   // Saved: the form is now the change form, with the times as saved; then removed.
   const change = section.getByRole('form', { name: 'Change the schedule' });
@@ -255,5 +255,5 @@ test('a viewer reads the history (load older) and the schedule, and is offered n
   t.is(await page.getByRole('heading', { name: 'Server actions' }).count(), 0);
   t.is(await schedule.getByRole('form').count(), 0, 'no schedule editor');
   t.is(await page.getByRole('textbox').count(), 0, 'nothing to type into');
-  await checkPage(t, browser, page, 'server-viewer');
+  await checkPage(t, page, 'server-viewer');
 });

@@ -70,7 +70,7 @@ test('add a server: its token once, the agent command for it; the server page wi
   await page.reload();
   const row = page.getByRole('row').filter({ hasText: 'Chernarus #1' });
   t.regex(await row.innerText(), /Online\s+2\s+57\.5\s+just now/);
-  await checkPage(t, browser, page, 'servers');
+  await checkPage(t, page, 'servers');
 
   await page.getByRole('link', { name: 'Chernarus #1' }).click();
   await page.getByRole('heading', { level: 1, name: 'Chernarus #1' }).waitFor();
@@ -109,7 +109,7 @@ test('add a server: its token once, the agent command for it; the server page wi
   await page.getByText('That is the first kill on this server.').waitFor();
   t.is(await feed.locator('tbody tr').count(), 26);
   t.false(await page.getByRole('button', { name: 'Load older kills' }).isVisible());
-  await checkPage(t, browser, page, 'server');
+  await checkPage(t, page, 'server');
   noScriptErrors(t, page);
 });
 
@@ -142,7 +142,7 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
   t.is(answer.headers.get('ratelimit-limit'), '600', 'the partner tier chosen on the page');
 
   await page.getByRole('button', { name: 'I have copied it' }).click();
-  await checkPage(t, browser, page, 'api-keys');
+  await checkPage(t, page, 'api-keys');
   const row = page.getByRole('row').filter({ hasText: 'community website' });
   await row.getByRole('button', { name: 'Revoke' }).click();
   await row.getByRole('button', { name: 'Yes' }).click();

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { controllerEnv } from './controller-http.ts';
 import type { TestEnv } from './env.ts';
+import { decodePng } from './png.ts';
 
 export { launchBrowser } from './chromium.ts';
 
@@ -61,38 +62,27 @@ export async function signInContext(context: BrowserContext, username: string, p
   if (res.status() !== 200) throw new Error(`sign-in of ${username} failed: ${res.status()}`);
 }
 
-/** Distinct colours among a grid of sampled pixels of a PNG, decoded by the browser itself. */
-async function colourCount(browser: Browser, png: Buffer): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(async (b64) => {
-      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-      const seen = new Set<number>();
-      const step = Math.max(1, Math.floor((bitmap.width * bitmap.height) / 20_000));
-      for (let i = 0; i < bitmap.width * bitmap.height; i += step)
-        seen.add((data[4 * i]! << 16) | (data[4 * i + 1]! << 8) | data[4 * i + 2]!);
-      return seen.size;
-    }, png.toString('base64'));
-  } finally {
-    await page.close();
-  }
+/** Distinct colours among a grid of sampled pixels of a PNG. */
+function colourCount(png: Buffer): number {
+  const { width, height, channels, data } = decodePng(png);
+  const seen = new Set<number>();
+  const step = Math.max(1, Math.floor((width * height) / 20_000));
+  for (let i = 0; i < width * height; i += step)
+    seen.add((data[channels * i]! << 16) | (data[channels * i + 1]! << 8) | data[channels * i + 2]!);
+  return seen.size;
 }
 
 /**
  * Saves a full-page screenshot at 360 px and at 1280 px (test-artifacts/<name>-<width>.png) and
  * checks each shows a page (many colours), not a blank or single-colour screen.
  */
-export async function screenshots(t: ExecutionContext, browser: Browser, page: Page, name: string): Promise<void> {
+export async function screenshots(t: ExecutionContext, page: Page, name: string): Promise<void> {
   mkdirSync(artifactsDir, { recursive: true });
   const before = page.viewportSize();
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     const png = await page.screenshot({ path: `${artifactsDir}${name}-${width}.png`, fullPage: true });
-    const colours = await colourCount(browser, png);
+    const colours = colourCount(png);
     t.true(colours > 8, `${name} at ${width} px shows a page (${colours} colours)`);
     // Nothing wider than the screen: the page reads on a phone without sideways scrolling.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -131,10 +121,10 @@ export async function accessible(t: ExecutionContext, page: Page, name: string):
 }
 
 /** Both checks of a main page. */
-export async function checkPage(t: ExecutionContext, browser: Browser, page: Page, name: string): Promise<void> {
+export async function checkPage(t: ExecutionContext, page: Page, name: string): Promise<void> {
   noScriptErrors(t, page);
   await accessible(t, page, name);
-  await screenshots(t, browser, page, name);
+  await screenshots(t, page, name);
 }
 
 /**
