@@ -51,6 +51,8 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   const { admin, serverId, token } = await adminWithServer(env);
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, admin.username, password);
+  // The page's own clock, running as the real one until the test moves it on to the next refresh.
+  await page.clock.install();
   await page.goto(`/servers/${serverId}`);
   const actions = page.getByRole('region', { name: 'Server actions' });
   await page.getByRole('heading', { name: 'Command history' }).waitFor();
@@ -130,7 +132,8 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   await result('kick', { status: 'done', detail: 'kicked' });
   await result('message', { status: 'failed', detail: "no RCon on this server's agent" });
 
-  // No reload: the page refreshes itself while commands are open.
+  // No reload: the page refreshes itself while commands are open, every 5 s of its clock.
+  await page.clock.fastForward(5000);
   const state = page.getByRole('region', { name: 'Commands, newest first' }).locator('tbody tr td:nth-child(4)');
   t.deepEqual(await settledTexts(state, ['Done', 'Failed', 'Sent'], 15_000), ['Done', 'Failed', 'Sent']);
   const answered = await withoutWhen();
