@@ -208,7 +208,7 @@ async function ownerSession(deps: Deps): Promise<string> {
   if (existing && (existing.accountId !== ids.account || existing.role !== 'owner')) {
     throw new Error(`user ${ownerName} exists, but not as the owner of the bench community`);
   }
-  const userId = existing?.id ?? (await createUser(deps.db, ids.account, ownerName, randomBytes(24).toString('base64url'), 'owner')).id;
+  const userId = existing?.id ?? (await createUser(deps, ids.account, ownerName, randomBytes(24).toString('base64url'), 'owner')).id;
   await revokeUserSessions(deps.db, userId, new Date(deps.clock.now()).toISOString());
   return (await startSession(deps, userId)).token;
 }

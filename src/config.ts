@@ -39,6 +39,8 @@ export interface Config {
   /** HMAC key of session JWTs and CSRF tokens. */
   jwtSecret: string;
   sessionTtlMinutes: number;
+  /** scrypt's cost (N) for new password hashes: production strength unless a test sets it lower (never in production). */
+  passwordScryptN: number;
   /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For / X-Forwarded-Proto are believed. */
   trustedProxies: string[];
   controllerRateLimit: boolean;
@@ -87,6 +89,8 @@ export interface Config {
   };
 }
 
+/** The least scrypt cost production runs with (the default everywhere): 16 MiB and tens of milliseconds a hash. */
+const productionScryptN = 16384;
 const int = (def: number, min = 1, max = 1_000_000_000) => ({ type: 'integer', minimum: min, maximum: max, default: def });
 const envSchema = {
   type: 'object',
@@ -116,6 +120,7 @@ const envSchema = {
     CONTROLLER_RATE_LIMIT: { type: 'boolean', default: true },
     JWT_SECRET: { type: 'string', minLength: 32, maxLength: 512 },
     SESSION_TTL_MINUTES: int(720, 5, 60 * 24 * 30),
+    PASSWORD_SCRYPT_N: { type: 'integer', enum: [1024, 2048, 4096, 8192, productionScryptN, 32768, 65536], default: productionScryptN },
     TRUSTED_PROXIES: { type: 'string', pattern: '^[0-9a-fA-F.:/, ]*$', default: '' },
     MAP_TILES_DIR: { type: 'string', minLength: 1, default: 'fixtures/tiles' },
     GAME_FILES_DIR: { type: 'string', minLength: 1, maxLength: 1000 },
@@ -173,6 +178,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const webhookAllowPrivate = v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true';
   if (webhookAllowPrivate && v.NODE_ENV === 'production')
     problems.push('WEBHOOK_ALLOW_PRIVATE: tests only; in production webhooks go to public https addresses alone');
+  // A cheaper hash is for tests, where hundreds of users are made; production keeps the strong one.
+  if (v.NODE_ENV === 'production' && (v.PASSWORD_SCRYPT_N as number) < productionScryptN)
+    problems.push(`PASSWORD_SCRYPT_N=${JSON.stringify(env.PASSWORD_SCRYPT_N)}: at least ${productionScryptN} in production`);
   const trustedProxies = addressList(v.TRUSTED_PROXIES, 'TRUSTED_PROXIES', problems);
   const tebexSources = addressList(v.TEBEX_SOURCE_ADDRESSES, 'TEBEX_SOURCE_ADDRESSES', problems);
   const store = storeProductsFrom(v.STORE_PRODUCTS as string | undefined);
@@ -210,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Outside production a missing secret is replaced by a random one: sessions end with the process.
     jwtSecret,
     sessionTtlMinutes: v.SESSION_TTL_MINUTES as number,
+    passwordScryptN: v.PASSWORD_SCRYPT_N as number,
     trustedProxies,
     controllerRateLimit: v.CONTROLLER_RATE_LIMIT as boolean,
     mapTilesDir: v.MAP_TILES_DIR as string,

@@ -106,8 +106,7 @@ async function setUp(deps: Deps, url: string, stop: AbortSignal, all: Community[
     const owner = await deps.db.query<{ id: string }>('SELECT id FROM users WHERE account_id = $1 AND deleted_at IS NULL LIMIT 1', [
       accountId,
     ]);
-    const userId =
-      owner.rows[0]?.id ?? (await createUser(deps.db, accountId, `bench-commands-owner-${c}`, `pw-${randomText()}`, 'owner')).id;
+    const userId = owner.rows[0]?.id ?? (await createUser(deps, accountId, `bench-commands-owner-${c}`, `pw-${randomText()}`, 'owner')).id;
     const session = (await startSession(deps, userId)).token;
     const known = new Map((await listServerRecords(deps.db, accountId)).map((s) => [s.name, s.id]));
     const servers = [];

@@ -21,7 +21,7 @@ export async function createCommunity(
     }
     const account = await insertAccount(tx, input.accountName);
     if (asOperator) await markOperatorAccount(tx, account.id);
-    const owner = await createUser(tx, account.id, input.username, input.password, 'owner');
+    const owner = await createUser({ config: deps.config, db: tx }, account.id, input.username, input.password, 'owner');
     return { account, owner };
   });
 }

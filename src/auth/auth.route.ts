@@ -25,13 +25,15 @@ const loginBody = bodyOf('login.json');
 
 export function authRouter(deps: Core): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/auth', sensitive: true });
+  // Made with the app, so the first unknown name costs no more than a wrong password either.
+  const decoy = decoyHash(deps.config.passwordScryptN);
 
   router.post('/login', jsonBody, async (ctx) => {
     const { username, password } = loginBody(ctx);
     const attempt = loginAttempt(deps, ctx.state.clientIp, username);
     const begun = await attempt.begin();
     if (begun.refused) throw lockedOut(begun.retryAfterMs);
-    const { user, valid } = await checkPassword(deps, username, password).catch(async (err: unknown) => {
+    const { user, valid } = await checkPassword(deps, username, password, decoy).catch(async (err: unknown) => {
       await attempt.release().catch(() => undefined); // Redis may be the store that failed; the reservation then expires
       throw err;
     });
@@ -89,10 +91,10 @@ async function sessionBody(deps: Core, p: Principal): Promise<Session> {
   };
 }
 
-async function checkPassword(deps: Core, username: string, password: string) {
+async function checkPassword(deps: Core, username: string, password: string, decoy: Promise<string>) {
   const user = await findUserForLogin(deps.db, username);
   // An unknown user costs the same hash check as a wrong password, and gets the same answer.
-  const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
+  const valid = await verifyPassword(password, user?.passwordHash ?? (await decoy));
   return { user, valid };
 }
 

@@ -35,7 +35,7 @@ export async function demoAdmin(deps: Deps, accountId: string, file = defaultCre
   let password = saved;
   if (!existing) {
     password ??= randomBytes(12).toString('base64url');
-    await createUser(deps.db, accountId, demoAdminName, password, 'owner');
+    await createUser(deps, accountId, demoAdminName, password, 'owner');
   } else if (!saved || !(await verifyPassword(saved, existing.passwordHash))) {
     password = randomBytes(12).toString('base64url');
     await changeUser(deps, accountId, existing.id, { password });

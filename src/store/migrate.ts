@@ -1,6 +1,7 @@
 // Applies the versioned SQL migrations in migrations/ (node-pg-migrate), then the repeatable SQL
 // (functions and triggers, kept beside their capability: repeatable-sql.ts), and creates the
 // database itself when it does not exist yet, so a fresh machine needs no manual step.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { Log } from '../log.ts';
@@ -29,6 +30,14 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The advisory lock of one schema's migrations. Processes migrating the same schema take turns; other
+ * schemas of the database are other tables and functions, so they never wait (node-pg-migrate's own
+ * lock is one for the whole database: every test world queued behind every other one's DDL).
+ */
+export const migrationLockKey = (schema: string): number =>
+  createHash('sha256').update(`gameservice migrations ${schema}`).digest().readIntBE(0, 6);
+
 export async function migrate(databaseUrl: string, schema: string, log: Log): Promise<void> {
   await withClient(databaseUrl, schema, (client) => adoptBaseline(client, schema));
   await runner({
@@ -39,9 +48,10 @@ export async function migrate(databaseUrl: string, schema: string, log: Log): Pr
     schema,
     createSchema: true,
     advisoryLockMode: 'wait',
+    lockValue: migrationLockKey(schema),
     log: (msg: string) => log.debug({ migration: msg }),
   });
-  await withClient(databaseUrl, schema, (client) => applyRepeatableSql(client));
+  await withClient(databaseUrl, schema, (client) => applyRepeatableSql(client, schema));
 }
 
 async function withClient<T>(databaseUrl: string, schema: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@
 // applied after every migrate with CREATE OR REPLACE, so their text is as they are now and their
 // history is git's. Also the step that brings a database made before the migrations were squashed
 // into one baseline onto it.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
@@ -23,13 +24,18 @@ const files = [
 
 const texts = () => files.map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'));
 
-/** One process at a time: two starting at once would replace each other's functions mid-statement. */
-const lockKey = "hashtext('gameservice repeatable sql')";
+/**
+ * One process at a time per schema: two starting at once would replace each other's functions
+ * mid-statement. The functions are the schema's own (search_path), so other schemas need not wait.
+ */
+export const repeatableSqlLockKey = (schema: string): number =>
+  createHash('sha256').update(`gameservice repeatable sql ${schema}`).digest().readIntBE(0, 6);
 
-export async function applyRepeatableSql(client: pg.Client): Promise<void> {
+/** Applies the files on a client whose search_path is `schema`. */
+export async function applyRepeatableSql(client: pg.Client, schema: string): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query(`SELECT pg_advisory_xact_lock(${lockKey})`);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [repeatableSqlLockKey(schema)]);
     for (const text of texts()) await client.query(text);
     await client.query('COMMIT');
   } catch (err) {

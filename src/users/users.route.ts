@@ -24,7 +24,7 @@ export function usersRouter(deps: Core): Router<AppState> {
 
   router.post('/', jsonBody, async (ctx) => {
     const body = createBody(ctx);
-    const user = await createUser(deps.db, principalOf(ctx).accountId, body.username, body.password, body.role);
+    const user = await createUser(deps, principalOf(ctx).accountId, body.username, body.password, body.role);
     await auditAction(deps, ctx, {
       action: 'user.create',
       target: { type: 'user', id: user.id },

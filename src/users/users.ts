@@ -10,9 +10,12 @@ import { revokeUserSessions } from '../auth/session.repo.ts';
 import { countOwners, deleteUser, findUserRole, insertUser, lockAccountOwners, updateUser } from './user.repo.ts';
 import type { User } from './user.repo.ts';
 
-export async function createUser(db: Queryable, accountId: string, username: string, password: string, role: Role): Promise<User> {
+/** Where a user is made: the pool or a transaction's client, and the configuration (the hash's cost). */
+export type UserStore = Pick<Core, 'config'> & { db: Queryable };
+
+export async function createUser(store: UserStore, accountId: string, username: string, password: string, role: Role): Promise<User> {
   try {
-    return await insertUser(db, accountId, username, await hashPassword(password), role);
+    return await insertUser(store.db, accountId, username, await hashPassword(password, store.config.passwordScryptN), role);
   } catch (err) {
     if ((err as { code?: string }).code === '23505') throw new ApiError('CONFLICT', 'that username is taken');
     throw err;
@@ -20,7 +23,7 @@ export async function createUser(db: Queryable, accountId: string, username: str
 }
 
 export async function changeUser(deps: Core, accountId: string, userId: string, change: { role?: Role; password?: string }): Promise<User> {
-  const passwordHash = change.password ? await hashPassword(change.password) : undefined;
+  const passwordHash = change.password ? await hashPassword(change.password, deps.config.passwordScryptN) : undefined;
   const user = await inTransaction(deps.db, async (tx) => {
     if (change.role && change.role !== 'owner') await keepAnOwner(tx, accountId, userId);
     return updateUser(tx, accountId, userId, { role: change.role, passwordHash });

@@ -8,7 +8,7 @@ import { createDeps } from '../../src/deps.ts';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import { hashPassword } from '../../src/auth/password.ts';
 import { insertUser } from '../../src/users/user.repo.ts';
-import { testEnv } from '../helpers/env.ts';
+import { testEnv, testScryptN } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { password } from '../helpers/controller.ts';
 import { assertSchema } from '../helpers/seed.ts';
@@ -28,7 +28,7 @@ interface LockoutEnv extends TestEnv {
 }
 
 // Hashed once: every environment's users share it (scrypt is the slow part of these tests).
-const passwordHash = await hashPassword(password);
+const passwordHash = await hashPassword(password, testScryptN);
 
 async function lockoutEnv(): Promise<LockoutEnv> {
   const env = await testEnv({ RATE_AUTH: '100000', RATE_CONTROLLER: '100000', TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1' });

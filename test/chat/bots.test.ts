@@ -187,8 +187,8 @@ test('rotation: a new secret at once; the old one accepted 24 h more (23:59:59 i
   const w = await world(t);
   const bot = await newBot(t, w, w.a);
   const other = createDeps(w.env.deps.config, { clock: w.env.clock, log: w.env.deps.log });
-  await connectDeps(other);
   t.teardown(() => closeDeps(other));
+  await connectDeps(other);
   const second = supertest(createApp(other).callback());
   const rotated = await api(t, w.env, w.a, 'post', `/api/chat/bots/${bot.botId}/secret`);
   t.is(rotated.status, 200);
@@ -217,8 +217,8 @@ test('a signed call replayed to another web process is refused there: two identi
   const w = await world(t);
   const bot = await newBot(t, w, w.a);
   const other = createDeps(w.env.deps.config, { clock: w.env.clock, log: w.env.deps.log });
-  await connectDeps(other);
   t.teardown(() => closeDeps(other));
+  await connectDeps(other);
   const at = w.env.clock.now();
   t.is((await chat(w.env.request, { action: 'server.status', serverId: w.aServer }, bot, at)).status, 200);
   assertError(

@@ -138,8 +138,8 @@ test('signatures: a wrong secret, a stale or future timestamp (299 s in, 301 s o
 test('a replayed signature is refused, also by another web process', async (t) => {
   const { env, serverId } = await chatEnv(t);
   const other = createDeps(env.deps.config, { clock: env.clock, log: env.deps.log });
-  await connectDeps(other);
   t.teardown(() => closeDeps(other));
+  await connectDeps(other);
   const ts = String(Math.floor(env.clock.now() / 1000));
   const headers = { 'X-Chat-Timestamp': ts, 'X-Chat-Signature': chatSignature(secret, ts, 'server.status', alice) };
   const body = { action: 'server.status', chatUserId: alice, serverId };

@@ -75,12 +75,10 @@ test('player link merges a DayZ-ID player into its Steam64; a DayZ ID of another
 
 test("the chat command signs a call as the community's bot does and prints its text", async (t) => {
   const deps = createDeps({ ...env.deps.config, chat: { ...env.deps.config.chat, requireSignature: true } }, { log: env.deps.log });
+  t.teardown(() => closeDeps(deps));
   await connectDeps(deps);
   const server = createApp(deps).listen(0, '127.0.0.1');
-  t.teardown(async () => {
-    server.close();
-    await closeDeps(deps);
-  });
+  t.teardown(() => void server.close());
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const account = await insertAccount(deps.db, 'Chat CLI');

@@ -244,8 +244,8 @@ test('a waiting poll is answered as soon as a command is made, in this process o
   // Made by another web process: the wake-up crosses Redis.
   const { createDeps, connectDeps, closeDeps } = await import('../../src/deps.ts');
   const other = createDeps(env.deps.config, { clock: env.clock });
-  await connectDeps(other);
   t.teardown(() => closeDeps(other));
+  await connectDeps(other);
   const session = await import('supertest');
   const made = await session
     .default(createApp(other).callback())

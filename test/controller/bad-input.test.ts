@@ -28,7 +28,7 @@ test.before(async () => {
   operator = await setupOperator(env);
   serverId = (await registerServer(env.deps, operator.accountId, { name: 'target' })).server.id;
   // A user to PATCH: a valid password change must not end the operator's own session.
-  targetUserId = (await createUser(env.deps.db, operator.accountId, 'patch-target', password, 'viewer')).id;
+  targetUserId = (await createUser(env.deps, operator.accountId, 'patch-target', password, 'viewer')).id;
 });
 test.after.always(async () => {
   await env?.close();

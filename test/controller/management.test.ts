@@ -532,8 +532,8 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 
 async function secondProcess(t: ExecutionContext, e: TestEnv): Promise<{ deps: Deps; request: ReturnType<typeof supertest> }> {
   const deps = createDeps(e.deps.config, { clock: e.clock, log: createLog('silent') });
-  await connectDeps(deps);
   t.teardown(() => closeDeps(deps));
+  await connectDeps(deps);
   return { deps, request: supertest(createApp(deps).callback()) };
 }
 
@@ -693,8 +693,8 @@ test('no password, password hash, API key, ingest token or JWT reaches an audit 
   const base = await envFor(t);
   const { stream, lines } = logCollector();
   const deps = createDeps(base.deps.config, { clock: base.clock, log: pino({ level: 'debug' }, stream) });
-  await connectDeps(deps);
   t.teardown(() => closeDeps(deps));
+  await connectDeps(deps);
   const e: TestEnv = { deps, clock: base.clock, request: supertest(createApp(deps).callback()), close: async () => undefined };
 
   const secrets = new Set<string>();

@@ -50,7 +50,7 @@ type Target = (env: TestEnv, accountId: string) => Promise<string>;
 const freshServer: Target = async (env, accountId) =>
   (await registerServer(env.deps, accountId, { name: `srv ${randomUUID().slice(0, 6)}` })).server.id;
 const freshUser: Target = async (env, accountId) =>
-  (await createUser(env.deps.db, accountId, `u-${randomUUID().slice(0, 12)}`, password, 'viewer')).id;
+  (await createUser(env.deps, accountId, `u-${randomUUID().slice(0, 12)}`, password, 'viewer')).id;
 const freshKey: Target = async (env, accountId) => (await mintApiKey(env.deps, accountId, 'k', 'standard')).record.id;
 
 interface Route {

@@ -16,8 +16,8 @@ import { ev, tenant } from '../helpers/seed.ts';
 /** A second web process on the same stores, with caches that would hold for a minute. */
 async function secondProcess(t: ExecutionContext, env: TestEnv) {
   const deps = createDeps({ ...env.deps.config, authCacheMs: 60_000 }, { clock: env.clock, log: env.deps.log });
-  await connectDeps(deps);
   t.teardown(() => closeDeps(deps));
+  await connectDeps(deps);
   return supertest(createApp(deps).callback());
 }
 

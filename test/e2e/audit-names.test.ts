@@ -55,7 +55,7 @@ test('the audit log names its targets and says its actions in words; file syncs 
   t.is(await log.getByText('Game file synced').count(), 0, 'no routine sync unless asked');
   const wrap = await ban.locator('td.audit-action').evaluate((td) => [getComputedStyle(td).wordBreak, getComputedStyle(td).overflowWrap]);
   t.deepEqual(wrap, ['normal', 'normal'], 'an action never breaks mid-word');
-  await checkPage(t, browser, page, 'audit-named');
+  await checkPage(t, page, 'audit-named');
 
   await page.getByLabel('Show file syncs').check();
   await log.getByText('Game file synced').first().waitFor();

@@ -64,7 +64,7 @@ test("a ban made on the Bans page is in the ban file and the server's ban list u
   await page.getByRole('status').filter({ hasText: 'banned until the time shown' }).waitFor();
   const timed = (await call(env, owner, 'get', '/api/bans?platformId=76561198000000043')).body.bans[0] as { expiresAt: string };
   t.true(Math.abs(Date.parse(timed.expiresAt) - (env.clock.now() + 2 * 3600_000)) < 1000);
-  await checkPage(t, browser, page, 'bans');
+  await checkPage(t, page, 'bans');
 
   await row.getByRole('button', { name: 'Lift' }).click();
   await row.getByRole('button', { name: 'Yes' }).click();
@@ -111,7 +111,7 @@ test('a queue entry for chosen servers and some days, extended, then removed; it
   t.true(Math.abs(Date.parse(first.expiresAt) - (env.clock.now() + 30 * 86_400_000)) < 1000);
   await drainSyncRequests(env.deps);
   t.is(await readFile(priorityFile, 'utf8'), '76561198000000077;');
-  await checkPage(t, browser, page, 'queue');
+  await checkPage(t, page, 'queue');
 
   await row.getByRole('button', { name: 'Extend' }).click();
   await row.getByLabel('Days more').fill('10');

@@ -110,7 +110,7 @@ test('chat bots: a secret shown once that signs calls, rotation with 24 h of ove
   t.true(Math.abs(Date.parse(until!) - (env.clock.now() + 24 * 3600_000)) < 1000, `the old secret works 24 hours more (${until})`);
   t.is((await call({ botId, secret: rotated })).status, 200, 'the new secret signs');
   t.is((await call({ botId, secret })).status, 200, 'and the old one still does');
-  await checkPage(t, browser, page, 'chat-bots');
+  await checkPage(t, page, 'chat-bots');
 
   await panel.getByRole('button', { name: 'I have copied it' }).click();
   await row.getByRole('button', { name: 'Remove' }).click();

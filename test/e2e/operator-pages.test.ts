@@ -32,14 +32,14 @@ test('users, chat roles and the audit log of a community', async (t) => {
   await page.getByRole('button', { name: 'Save role' }).click();
   await page.getByRole('status').filter({ hasText: 'mod-mira is now viewer' }).waitFor();
   await signIn(env, 'mod-mira', 'another long passphrase');
-  await checkPage(t, browser, page, 'users');
+  await checkPage(t, page, 'users');
 
   await page.goto('/chat-roles');
   await page.getByLabel('Chat user id').fill('175928847299117063');
   await page.getByLabel('Role', { exact: true }).selectOption('moderator');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('row').filter({ hasText: '175928847299117063' }).getByText('moderator').waitFor();
-  await checkPage(t, browser, page, 'chat-roles');
+  await checkPage(t, page, 'chat-roles');
 
   await page.goto('/audit');
   await page.getByRole('region', { name: 'Audit entries, newest first' }).waitFor();
@@ -54,7 +54,7 @@ test('users, chat roles and the audit log of a community', async (t) => {
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByRole('region', { name: 'Audit entries, newest first' }).getByText('auth.login').waitFor();
   t.deepEqual(await settledTexts(auditActions, ['Signed in\nauth.login']), ['Signed in\nauth.login']);
-  await checkPage(t, browser, page, 'audit');
+  await checkPage(t, page, 'audit');
   noScriptErrors(t, page);
 });
 
@@ -79,7 +79,7 @@ test('the network operator: communities, partner keys, and moderation of the tru
   await add.getByLabel("Owner's password").fill('livonia passphrase');
   await add.getByRole('button', { name: 'Add community' }).click();
   await page.getByRole('row').filter({ hasText: 'Livonia Friends' }).waitFor();
-  await checkPage(t, browser, page, 'accounts');
+  await checkPage(t, page, 'accounts');
 
   await page.goto('/network/partner-keys');
   await page.getByLabel('Partner name').fill('Mirror Co');
@@ -87,13 +87,13 @@ test('the network operator: communities, partner keys, and moderation of the tru
   await page.getByRole('button', { name: 'Issue key' }).click();
   t.regex(await page.getByTestId('secret-value').innerText(), /^svcp_/);
   await page.getByRole('row').filter({ hasText: 'Mirror Co' }).getByText('premium').waitFor();
-  await checkPage(t, browser, page, 'partner-keys');
+  await checkPage(t, page, 'partner-keys');
 
   await page.goto('/trust');
   const row = page.getByRole('row').filter({ hasText: '76561198000000101' });
   t.regex(await row.innerText(), /Exploiting: duping through walls/);
   t.true(await row.getByRole('link', { name: 'https://example.org/clip-1' }).isVisible(), 'the evidence is linked');
-  await checkPage(t, browser, page, 'trust');
+  await checkPage(t, page, 'trust');
   await row.getByRole('button', { name: 'Approve' }).click();
   await row.getByRole('button', { name: 'Yes' }).click();
   await page.getByRole('status').filter({ hasText: 'is approved' }).waitFor();

@@ -89,7 +89,7 @@ test('the profile of a player with kills: sections, notes, watch, header search 
   await watch.click();
   await page.getByText('Watched', { exact: true }).waitFor();
   t.is(await watch.getAttribute('aria-pressed'), 'true');
-  await checkPage(t, browser, page, 'player-profile');
+  await checkPage(t, page, 'player-profile');
 
   await page.goto(`/servers/${serverId}`);
   const online = page.getByRole('region', { name: 'Players active in the last 90 seconds' });

@@ -100,7 +100,7 @@ test('the public player page of a banned player: score, band, reasons, community
   t.true(await page.getByRole('heading', { name: 'How to appeal' }).isVisible());
   for (const secret of ['REASON-TEXT', secretNote, moderator.username, moderator.userId])
     t.false(text.includes(secret), `the page shows nothing of ${secret}`);
-  await checkPage(t, browser, page, 'player');
+  await checkPage(t, page, 'player');
 
   await page.goto('/p/76561198000000998');
   t.regex(await page.getByRole('alert').innerText(), /^The network does not know this player/);

@@ -51,6 +51,8 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   const { admin, serverId, token } = await adminWithServer(env);
   const { context, page } = await newPage(t, browser, base);
   await signInContext(context, admin.username, password);
+  // The page's own clock, running as the real one until the test moves it on to the next refresh.
+  await page.clock.install();
   await page.goto(`/servers/${serverId}`);
   const actions = page.getByRole('region', { name: 'Server actions' });
   await page.getByRole('heading', { name: 'Command history' }).waitFor();
@@ -108,7 +110,7 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
       ['restart', { delaySeconds: 300, message: 'Daily restart' }],
     ],
   );
-  await checkPage(t, browser, page, 'server-commands');
+  await checkPage(t, page, 'server-commands');
 
   // The agent, over HTTP with the ingest token: takes the three, kicks, fails the message, counts down the restart.
   const agent = { Authorization: `Bearer ${token}` };
@@ -130,7 +132,8 @@ test('an admin restarts, messages and kicks; the history shows each pending, the
   await result('kick', { status: 'done', detail: 'kicked' });
   await result('message', { status: 'failed', detail: "no RCon on this server's agent" });
 
-  // No reload: the page refreshes itself while commands are open.
+  // No reload: the page refreshes itself while commands are open, every 5 s of its clock.
+  await page.clock.fastForward(5000);
   const state = page.getByRole('region', { name: 'Commands, newest first' }).locator('tbody tr td:nth-child(4)');
   t.deepEqual(await settledTexts(state, ['Done', 'Failed', 'Sent'], 15_000), ['Done', 'Failed', 'Sent']);
   const answered = await withoutWhen();
@@ -202,7 +205,7 @@ test('the restart schedule: every 6 hours from 03:00 fills the times, saved with
     await facts.locator('div').filter({ hasText: 'Next restart' }).innerText(),
     new RegExp(`\\d{2}:\\d{2} UTC \\(\\w+ ${hh}:00 in the server's zone, UTC\\)`),
   );
-  await checkPage(t, browser, page, 'server-schedule');
+  await checkPage(t, page, 'server-schedule');
 
   // Saved: the form is now the change form, with the times as saved; then removed.
   const change = section.getByRole('form', { name: 'Change the schedule' });
@@ -258,5 +261,5 @@ test('a viewer reads the history (load older) and the schedule, and is offered n
   t.is(await page.getByRole('heading', { name: 'Server actions' }).count(), 0);
   t.is(await schedule.getByRole('form').count(), 0, 'no schedule editor');
   t.is(await page.getByRole('textbox').count(), 0, 'nothing to type into');
-  await checkPage(t, browser, page, 'server-viewer');
+  await checkPage(t, page, 'server-viewer');
 });

@@ -70,7 +70,7 @@ test('add a server: its token once, the agent command for it; the server page wi
   await page.reload();
   const row = page.getByRole('row').filter({ hasText: 'Chernarus #1' });
   t.regex(await row.innerText(), /Online\s+2\s+57\.5\s+just now/);
-  await checkPage(t, browser, page, 'servers');
+  await checkPage(t, page, 'servers');
 
   await page.getByRole('link', { name: 'Chernarus #1' }).click();
   await page.getByRole('heading', { level: 1, name: 'Chernarus #1' }).waitFor();
@@ -109,7 +109,7 @@ test('add a server: its token once, the agent command for it; the server page wi
   await page.getByText('That is the first kill on this server.').waitFor();
   t.is(await feed.locator('tbody tr').count(), 26);
   t.false(await page.getByRole('button', { name: 'Load older kills' }).isVisible());
-  await checkPage(t, browser, page, 'server');
+  await checkPage(t, page, 'server');
   noScriptErrors(t, page);
 });
 
@@ -142,7 +142,7 @@ test('Account -> API keys: a key is shown once, reads the Data API, and stops at
   t.is(answer.headers.get('ratelimit-limit'), '600', 'the partner tier chosen on the page');
 
   await page.getByRole('button', { name: 'I have copied it' }).click();
-  await checkPage(t, browser, page, 'api-keys');
+  await checkPage(t, page, 'api-keys');
   // A key revoked while its "shown once" panel is open takes the panel with it.
   await page.getByLabel('Name').fill('short-lived');
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -183,7 +183,7 @@ test('edit a server, give it a new ingest token (the old one stops), revoke it',
   t.true(box.y >= 0 && box.y + box.height <= page.viewportSize()!.height, `the form opens in view (heading at ${box.y} px)`);
   t.true(box.y > rowBox.y && box.y < rowBox.y + rowBox.height + 100, 'right under the row whose Edit was pressed');
   t.true(await heading.evaluate((el) => el === document.activeElement), 'its heading has the focus');
-  await checkPage(t, browser, page, 'server-edit');
+  await checkPage(t, page, 'server-edit');
   await edit.getByRole('button', { name: 'Cancel' }).click();
   // Closed, the focus is back on the Edit button that opened it.
   await t.notThrowsAsync(page.waitForFunction((id) => document.activeElement?.id === id, `edit-server-${serverId}`, { timeout: 5000 }));

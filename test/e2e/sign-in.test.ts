@@ -20,7 +20,7 @@ test('first-run setup, sign-out, a wrong password, then sign-in', async (t) => {
   const { page } = await newPage(t, browser, base);
   await page.goto('/');
   await page.getByRole('heading', { level: 1, name: 'Set up the service' }).waitFor();
-  await checkPage(t, browser, page, 'setup');
+  await checkPage(t, page, 'setup');
 
   await page.getByLabel('Community name').fill('Chernarus Network');
   await page.getByLabel('Username').fill('admin');
@@ -43,7 +43,7 @@ test('first-run setup, sign-out, a wrong password, then sign-in', async (t) => {
   // The session is gone on the service too, not just on the page.
   const after = await page.context().request.get('/api/auth/session');
   t.is(after.status(), 401);
-  await checkPage(t, browser, page, 'sign-in');
+  await checkPage(t, page, 'sign-in');
 
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('not the passphrase');

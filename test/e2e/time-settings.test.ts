@@ -36,7 +36,7 @@ test('times show the zone and clock the community chose on Settings', async (t) 
   t.regex(await page.getByTestId('time-sample').innerText(), /\d:\d{2}\s[AP]M GMT\+5:30$/, 'the sample reads as it will');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved: times are shown in Asia/Kolkata, 12-hour.' }).waitFor();
-  await checkPage(t, browser, page, 'settings');
+  await checkPage(t, page, 'settings');
 
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Bans' }).click();
   await until.waitFor();

@@ -49,7 +49,7 @@ test('webhooks: added with its secret shown once, tested, its delivery listed, p
   await row.getByRole('button', { name: 'Deliveries' }).click();
   await page.getByRole('region', { name: 'Last deliveries' }).getByText('delivered (204)').waitFor();
   t.false((await page.content()).includes(secret), 'the secret is not back after a reload');
-  await checkPage(t, browser, page, 'webhooks');
+  await checkPage(t, page, 'webhooks');
 
   await row.getByRole('button', { name: 'Pause' }).click();
   await row.getByText('paused by hand').waitFor();

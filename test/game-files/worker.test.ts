@@ -39,8 +39,8 @@ const steam = () => String(76561198600000000n + BigInt(++n));
 
 test('two workers at once never both run the job: the second finds the lock taken and skips', async (t) => {
   const other = createDeps(env.deps.config, { clock: env.clock, log: env.deps.log });
-  await connectDeps(other);
   t.teardown(() => closeDeps(other));
+  await connectDeps(other);
   let running = 0;
   let most = 0;
   let runs = 0;

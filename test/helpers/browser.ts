@@ -1,43 +1,20 @@
 // End-to-end helpers: the service listening on a random port of its own (a private world as every
-// test has), Debian's Chromium driven by playwright-core, screenshots at phone and desktop width
+// test has), pages in Chromium (launched by chromium.ts), screenshots at phone and desktop width
 // checked to show more than one colour, and an axe-core check for serious accessibility problems.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
-import { buildState } from '../../web/build-state.ts';
 import { controllerEnv } from './controller-http.ts';
 import type { TestEnv } from './env.ts';
+import { decodePng } from './png.ts';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As root and offline, Chromium needs these: no sandbox, no GPU, and no background connections it would wait on. */
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { launchBrowser } from './chromium.ts';
+
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
-
-/** Fails (never skips) when the browser or the dashboard's build is missing: the e2e tests must run. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: the end-to-end tests need it. Install Debian's package ` +
-        '(apt-get install -y --no-install-recommends chromium) or point CHROMIUM_PATH at a Chromium binary.',
-    );
-  }
-  const state = buildState();
-  if (state !== 'fresh') throw new Error(`the dashboard build is ${state}: run \`npm run build:web\` (npm test builds it first)`);
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-}
 
 export interface E2eWorld {
   env: TestEnv;
@@ -52,14 +29,15 @@ export interface E2eWorld {
  */
 export async function e2eWorld(t: Pick<ExecutionContext, 'teardown'>, env: Record<string, string> = {}): Promise<E2eWorld> {
   const world = await controllerEnv(env);
+  t.teardown(() => world.close());
   world.clock.set(Date.now());
   const server = createApp(world.deps).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // Closed first (teardowns run last to first), and even when listening failed.
   t.teardown(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await world.close();
   });
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return { env: world, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
@@ -85,38 +63,27 @@ export async function signInContext(context: BrowserContext, username: string, p
   if (res.status() !== 200) throw new Error(`sign-in of ${username} failed: ${res.status()}`);
 }
 
-/** Distinct colours among a grid of sampled pixels of a PNG, decoded by the browser itself. */
-async function colourCount(browser: Browser, png: Buffer): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(async (b64) => {
-      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-      const seen = new Set<number>();
-      const step = Math.max(1, Math.floor((bitmap.width * bitmap.height) / 20_000));
-      for (let i = 0; i < bitmap.width * bitmap.height; i += step)
-        seen.add((data[4 * i]! << 16) | (data[4 * i + 1]! << 8) | data[4 * i + 2]!);
-      return seen.size;
-    }, png.toString('base64'));
-  } finally {
-    await page.close();
-  }
+/** Distinct colours among a grid of sampled pixels of a PNG. */
+function colourCount(png: Buffer): number {
+  const { width, height, channels, data } = decodePng(png);
+  const seen = new Set<number>();
+  const step = Math.max(1, Math.floor((width * height) / 20_000));
+  for (let i = 0; i < width * height; i += step)
+    seen.add((data[channels * i]! << 16) | (data[channels * i + 1]! << 8) | data[channels * i + 2]!);
+  return seen.size;
 }
 
 /**
  * Saves a full-page screenshot at 360 px and at 1280 px (test-artifacts/<name>-<width>.png) and
  * checks each shows a page (many colours), not a blank or single-colour screen.
  */
-export async function screenshots(t: ExecutionContext, browser: Browser, page: Page, name: string): Promise<void> {
+export async function screenshots(t: ExecutionContext, page: Page, name: string): Promise<void> {
   mkdirSync(artifactsDir, { recursive: true });
   const before = page.viewportSize();
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     const png = await page.screenshot({ path: `${artifactsDir}${name}-${width}.png`, fullPage: true });
-    const colours = await colourCount(browser, png);
+    const colours = colourCount(png);
     t.true(colours > 8, `${name} at ${width} px shows a page (${colours} colours)`);
     // Nothing wider than the screen: the page reads on a phone without sideways scrolling.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -155,10 +122,10 @@ export async function accessible(t: ExecutionContext, page: Page, name: string):
 }
 
 /** Both checks of a main page. */
-export async function checkPage(t: ExecutionContext, browser: Browser, page: Page, name: string): Promise<void> {
+export async function checkPage(t: ExecutionContext, page: Page, name: string): Promise<void> {
   noScriptErrors(t, page);
   await accessible(t, page, name);
-  await screenshots(t, browser, page, name);
+  await screenshots(t, page, name);
 }
 
 /**

@@ -1,7 +1,6 @@
 // Controller test helpers: first-run setup, sign-in, and users of any role, through the HTTP API
 // (sign-in) and the service's own functions (accounts and users).
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../../src/deps.ts';
 import { insertAccount } from '../../src/accounts/account.repo.ts';
 import type { Role } from '../../src/auth/permissions.ts';
 import { createUser } from '../../src/users/users.ts';
@@ -41,6 +40,6 @@ export async function setupOperator(env: TestEnv, username = 'operator'): Promis
 export async function userWithRole(env: TestEnv, role: Role, accountId?: string): Promise<Session> {
   const account = accountId ?? (await insertAccount(env.deps.db, `community ${randomUUID().slice(0, 8)}`)).id;
   const username = `${role}-${randomUUID().slice(0, 8)}`;
-  await createUser(env.deps.db as Deps['db'], account, username, password, role);
+  await createUser(env.deps, account, username, password, role);
   return signIn(env, username);
 }

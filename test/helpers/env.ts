@@ -13,6 +13,8 @@ import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_test';
 export const t0 = Date.parse('2026-11-22T12:00:00.000Z');
+/** scrypt's cost in test worlds: a sixteenth of production's, as the tests make users and sign them in by the hundred. */
+export const testScryptN = 1024;
 
 export interface TestEnv {
   deps: Deps;
@@ -33,6 +35,7 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
     REDIS_URL: process.env.REDIS_URL,
     REDIS_PREFIX: `${schema}:`,
     PG_POOL_SIZE: '3',
+    PASSWORD_SCRYPT_N: String(testScryptN),
     ...env,
   });
   const log = createLog('silent');
@@ -41,13 +44,17 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
   await migrate(testDatabaseUrl, schema, log);
   const clock = new ManualClock(t0);
   const deps = createDeps(config, { clock, log });
-  await connectDeps(deps);
-  const request = supertest(createApp(deps).callback());
   const close = async () => {
     await deps.db.query(`DROP SCHEMA ${schema} CASCADE`);
     await deleteKeys(deps, `${schema}:*`);
     await closeDeps(deps);
   };
+  // A world that fails to connect is removed, and its connections closed: none may hold the test process open.
+  await connectDeps(deps).catch(async (err: unknown) => {
+    await close().catch(() => closeDeps(deps));
+    throw err;
+  });
+  const request = supertest(createApp(deps).callback());
   return { deps, clock, request, close };
 }
 

@@ -22,7 +22,7 @@ test.before(async () => {
   const collected = logCollector();
   lines = collected.lines;
   const deps = createDeps(base.deps.config, { clock: base.clock, log: pino({ level: 'info' }, collected.stream) });
-  await connectDeps(deps);
+  // Closed by the after hook even when connecting fails: nothing may hold the process open.
   env = {
     deps,
     clock: base.clock,
@@ -32,6 +32,7 @@ test.before(async () => {
       await base.close();
     },
   };
+  await connectDeps(deps);
 });
 test.after.always(async () => {
   await env?.close();

@@ -28,6 +28,7 @@ const names = [
   'CONTROLLER_RATE_LIMIT',
   'JWT_SECRET',
   'SESSION_TTL_MINUTES',
+  'PASSWORD_SCRYPT_N',
   'TRUSTED_PROXIES',
   'MAP_TILES_DIR',
   'INGEST_BODY_LIMIT_BYTES',
@@ -59,6 +60,7 @@ const value = fc.oneof(
     '65536',
     '1023',
     '1024',
+    '16384',
     '67108864',
     '67108865',
     '100',
@@ -117,6 +119,8 @@ function checkConfig(c: Config): void {
   if (!int(c.ingestBodyLimitBytes, 1024, 64 * 1024 * 1024)) wrong('ingestBodyLimitBytes');
   if (!int(c.authCacheMs, 1, 60_000)) wrong('authCacheMs');
   if (!int(c.sessionTtlMinutes, 5, 60 * 24 * 30)) wrong('sessionTtlMinutes');
+  // A power of two (scrypt's rule), and production's strength in production.
+  if (!int(Math.log2(c.passwordScryptN), 10, 16) || (c.env === 'production' && c.passwordScryptN < 16384)) wrong('passwordScryptN');
   if (typeof c.dataApiEnabled !== 'boolean' || typeof c.controllerRateLimit !== 'boolean') wrong('booleans');
   if (!/^postgres(ql)?:\/\//.test(c.databaseUrl) || !/^rediss?:\/\//.test(c.redisUrl)) wrong('urls');
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(c.databaseSchema)) wrong('databaseSchema');

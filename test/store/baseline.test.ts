@@ -6,8 +6,9 @@ import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { createLog } from '../../src/log.ts';
-import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
 import { projectPath } from '../../src/project-root.ts';
+import { ensureDatabase, migrate, migrationLockKey } from '../../src/store/migrate.ts';
+import { repeatableSqlLockKey } from '../../src/store/repeatable-sql.ts';
 import { testDatabaseUrl } from '../helpers/env.ts';
 
 const log = createLog('silent');
@@ -124,4 +125,29 @@ test('a database that stopped before the last squashed migration is refused with
     message: /stopped before 1732440000000_chat-bots: migrate it with a checkout of that time first/,
   });
   t.deepEqual(await migrations(db), ['1732250000000_foundation']);
+});
+
+test("a schema's migration waits only for the same schema's: another schema of the database migrates meanwhile", async (t) => {
+  const blocked = `t_${randomBytes(6).toString('hex')}`;
+  const free = `t_${randomBytes(6).toString('hex')}`;
+  // Another process in the middle of migrating `blocked`: it holds that schema's locks.
+  const holder = new pg.Client({ connectionString: testDatabaseUrl });
+  await holder.connect();
+  t.teardown(async () => {
+    await holder.query(`DROP SCHEMA IF EXISTS ${blocked} CASCADE; DROP SCHEMA IF EXISTS ${free} CASCADE`);
+    await holder.end();
+  });
+  await holder.query('SELECT pg_advisory_lock($1), pg_advisory_lock($2)', [migrationLockKey(blocked), repeatableSqlLockKey(blocked)]);
+  let blockedDone = false;
+  const waiting = migrate(testDatabaseUrl, blocked, log).then(() => (blockedDone = true));
+  const stalled = new Promise<'stalled'>((resolve) => setTimeout(resolve, 30_000, 'stalled').unref());
+  t.not(await Promise.race([migrate(testDatabaseUrl, free, log), stalled]), 'stalled', 'another schema does not wait');
+  const db = new pg.Client({ connectionString: testDatabaseUrl, options: `-c search_path=${free}` });
+  await db.connect();
+  t.deepEqual(await migrations(db), ['1732500000000_baseline']);
+  await db.end();
+  t.false(blockedDone, 'the same schema still waits for the holder');
+  await holder.query('SELECT pg_advisory_unlock_all()');
+  await waiting;
+  t.true(blockedDone);
 });

@@ -181,8 +181,8 @@ test('a score cached by another web process is dropped there as soon as its evid
   await seenPlayer(env);
   // A second process on the same stores, whose in-process cache would otherwise hold for a minute.
   const deps = createDeps({ ...env.deps.config, authCacheMs: 60_000 }, { clock: env.clock, log: env.deps.log });
-  await connectDeps(deps);
   t.teardown(() => closeDeps(deps));
+  await connectDeps(deps);
   const other = supertest(createApp(deps).callback());
   const bans = async () => (await other.get(`/api/v1/trust/${steam64}`)).body.signals.bansActive as number;
   t.is(await bans(), 0);
@@ -390,8 +390,8 @@ test('a withdrawn signing key signs nothing more: its cached proofs are not serv
       }),
       { clock: env.clock, log: env.deps.log },
     );
-    await connectDeps(deps);
     t.teardown(() => closeDeps(deps));
+    await connectDeps(deps);
     return (await supertest(createApp(deps).callback()).get(`/api/v1/trust/${steam64}`)).body;
   };
   t.is((await restarted([rsaKey(1), rsaKey(0)])).proof, cached.proof, 'a key still configured (a rotation): the cached proof is served');
