@@ -26,37 +26,6 @@ export async function insertAudit(db: Queryable, r: AuditRecord): Promise<void> 
   );
 }
 
-const entryColumns = `id::text, at, json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name) AS actor, action,
-  json_build_object('type', target_type, 'id', target_id) AS target, ip, details`;
-
-/** The account's entries about these targets (one type), newest first. */
-export async function auditOfTargets(
-  db: Queryable,
-  accountId: string,
-  targetType: string,
-  targetIds: string[],
-  limit: number,
-): Promise<AuditEntry[]> {
-  const { rows } = await db.query<AuditEntry>(
-    `SELECT ${entryColumns} FROM audit_log WHERE account_id = $1 AND target_type = $2 AND target_id = ANY($3::text[])
-     ORDER BY audit_log.id DESC LIMIT $4`,
-    [accountId, targetType, targetIds, limit],
-  );
-  return rows;
-}
-
-/** The account's entries about queue entries of a player under any of these ids (removed entries too), newest first. */
-export async function auditOfQueuedPlayer(db: Queryable, accountId: string, platformIds: string[], limit: number): Promise<AuditEntry[]> {
-  const { rows } = await db.query<AuditEntry>(
-    `SELECT ${entryColumns} FROM audit_log WHERE account_id = $1 AND target_type = 'queue-entry' AND details ->> 'platformId' = ANY($2::text[])
-     ORDER BY audit_log.id DESC LIMIT $3`,
-    [accountId, platformIds, limit],
-  );
-  return rows;
-}
-
-export type AuditFilter = Pick<AuditQuery, 'actor' | 'action' | 'fileSyncs'>;
-
 /** The worker's routine write of a game file: a community whose files sync often has thousands. */
 export const routineSync = 'files.sync';
 
@@ -88,6 +57,38 @@ const targetName = `CASE l.target_type
   WHEN 'player' THEN seen_player_name(l.account_id, l.target_id)
 END`;
 
+/** An entry as the answers show it, its target named (audit_log as l). */
+const entryColumns = `l.id::text, l.at, json_build_object('type', l.actor_type, 'id', l.actor_id, 'name', l.actor_name) AS actor, l.action,
+  json_build_object('type', l.target_type, 'id', l.target_id, 'name', ${targetName}) AS target, l.ip, l.details`;
+
+/** The account's entries about these targets (one type), newest first. */
+export async function auditOfTargets(
+  db: Queryable,
+  accountId: string,
+  targetType: string,
+  targetIds: string[],
+  limit: number,
+): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT ${entryColumns} FROM audit_log l WHERE l.account_id = $1 AND l.target_type = $2 AND l.target_id = ANY($3::text[])
+     ORDER BY l.id DESC LIMIT $4`,
+    [accountId, targetType, targetIds, limit],
+  );
+  return rows;
+}
+
+/** The account's entries about queue entries of a player under any of these ids (removed entries too), newest first. */
+export async function auditOfQueuedPlayer(db: Queryable, accountId: string, platformIds: string[], limit: number): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT ${entryColumns} FROM audit_log l WHERE l.account_id = $1 AND l.target_type = 'queue-entry' AND l.details ->> 'platformId' = ANY($2::text[])
+     ORDER BY l.id DESC LIMIT $3`,
+    [accountId, platformIds, limit],
+  );
+  return rows;
+}
+
+export type AuditFilter = Pick<AuditQuery, 'actor' | 'action' | 'fileSyncs'>;
+
 /**
  * Newest first, keyset-paged by id (entries with an id below `beforeId`), each target with its name.
  * The routine file syncs are left out unless asked for, or unless the action filter names them.
@@ -102,8 +103,7 @@ export async function auditPage(
 ): Promise<AuditEntry[]> {
   const syncsAsked = filter.fileSyncs === true || filter.action === 'files' || filter.action === routineSync;
   const { rows } = await db.query<AuditEntry>(
-    `SELECT l.id::text, l.at, json_build_object('type', l.actor_type, 'id', l.actor_id, 'name', l.actor_name) AS actor, l.action,
-            json_build_object('type', l.target_type, 'id', l.target_id, 'name', ${targetName}) AS target, l.ip, l.details
+    `SELECT ${entryColumns}
      FROM audit_log l WHERE l.account_id = $1 AND ($2::int8 IS NULL OR l.id < $2::int8)
        AND ($4::text IS NULL OR lower(l.actor_name) = lower($4) OR l.actor_id = $4)
        AND ($5::text IS NULL OR l.action = $5 OR left(l.action, length($5) + 1) = $5 || '.')

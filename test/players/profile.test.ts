@@ -105,6 +105,11 @@ test('every id form of a player answers the same profile: ids, names, totals, ki
     ['ban.update', 'ban.create'],
   );
   t.deepEqual(
+    profile.bans[0].history.map((e: { target: { name: string | null } }) => e.target.name),
+    [there.name, there.name],
+    'each entry names its player, as last seen on the servers (the ban gave no name)',
+  );
+  t.deepEqual(
     profile.queue.entries.map((e: { comment: string }) => e.comment),
     ['supporter'],
   );
