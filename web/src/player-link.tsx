@@ -12,6 +12,7 @@ export function PlayerLink({
   name,
   showId = false,
   watched = false,
+  nameNote,
 }: {
   platformId: string;
   name?: string | null;
@@ -19,6 +20,8 @@ export function PlayerLink({
   showId?: boolean;
   /** Marked for the moderators (the online list). */
   watched?: boolean;
+  /** Said right after the name, before the id (where the name came from). */
+  nameNote?: string | false | null;
 }) {
   const marker = watched && <span class="badge warn">watched</span>;
   if (!name)
@@ -33,6 +36,7 @@ export function PlayerLink({
   return (
     <>
       <Link href={profilePath(platformId)}>{name}</Link>
+      {nameNote && <span class="muted"> {nameNote}</span>}
       {marker && <> {marker}</>}
       {showId && <div class="mono">{platformId}</div>}
     </>

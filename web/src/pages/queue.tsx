@@ -81,8 +81,12 @@ export function QueuePage() {
             {list.data.entries.map((q) => (
               <tr key={q.id}>
                 <td>
-                  <PlayerLink platformId={q.platformId} name={q.playerName ?? q.seenName ?? 'unnamed'} showId />
-                  {!q.playerName && q.seenName && <span class="muted"> (as seen in game)</span>}
+                  <PlayerLink
+                    platformId={q.platformId}
+                    name={q.playerName ?? q.seenName ?? 'unnamed'}
+                    nameNote={!q.playerName && q.seenName && '(as seen in game)'}
+                    showId
+                  />
                   {q.comment && <div class="muted">{q.comment}</div>}
                 </td>
                 <td>{q.serverIds === null ? 'Every server' : q.serverIds.map((id) => names.get(id) ?? id).join(', ')}</td>
