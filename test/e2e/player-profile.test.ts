@@ -2,12 +2,15 @@
 // per-server totals, sessions and kills, the account's records and trust; a moderator adds and
 // deletes a private note and toggles the watch flag (marked in the online list); the header's
 // search finds the player by the start of a name; the leaderboard and killfeed link to the
-// profile. The profile passes axe-core and reads at 360 px without sideways scrolling.
+// profile. The profile passes axe-core and reads at 360 px without sideways scrolling. A player
+// the community banned and queued, and the network's pool reported, shows those records with
+// their histories in words, the queue's servers by name and the pool entry beside the score.
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { call } from '../helpers/controller-http.ts';
-import { password, setupOperator } from '../helpers/controller.ts';
+import { password, setupOperator, userWithRole } from '../helpers/controller.ts';
+import { decide, submit } from '../helpers/trust.ts';
 import { ev, ingest, player } from '../helpers/seed.ts';
 
 let browser: Browser;
@@ -121,5 +124,54 @@ test('the profile of a player with kills: sections, notes, watch, header search 
   const add = page.getByRole('region', { name: 'Add a player to the queue' });
   await add.waitFor();
   t.is(await add.getByLabel('Player id').inputValue(), hero.platformId);
+  noScriptErrors(t, page);
+});
+
+test('the records of a banned, queued and reported player: bans and queue with their histories, the pool entry and the score', async (t) => {
+  const { env, base } = await e2eWorld(t);
+  const owner = await setupOperator(env, 'owner');
+  const serverId = ((await call(env, owner, 'post', '/api/servers', { name: 'Chernarus #1' })).body as { server: { id: string } }).server
+    .id;
+  const suspect = player(7);
+  const ban = await call(env, owner, 'post', '/api/bans', { platformId: suspect.platformId, playerName: suspect.name, reason: 'duping' });
+  t.is(ban.status, 201);
+  const banId = (ban.body as { id: string }).id;
+  t.is((await call(env, owner, 'patch', `/api/bans/${banId}`, { reason: 'duping, confirmed' })).status, 200);
+  const queued = await call(env, owner, 'post', '/api/priority-queue', {
+    platformId: suspect.platformId,
+    comment: 'Supporter',
+    durationDays: 30,
+    serverIds: [serverId],
+  });
+  t.is(queued.status, 201);
+  // Another community reports the player; the network's moderator (the operator) approves it.
+  const elsewhere = await userWithRole(env, 'moderator');
+  await decide(env, owner, String((await submit(env, elsewhere, { platformId: suspect.platformId })).id), 'approve');
+
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, 'owner', password);
+  await page.goto(`/players/${suspect.platformId}`);
+  const bans = page.getByRole('region', { name: 'Bans' });
+  await bans.getByText('duping, confirmed').waitFor();
+  t.regex(await bans.innerText(), /In force/);
+  const banHistory = bans.getByRole('table', { name: `History of ban ${banId}, newest first` });
+  t.deepEqual(await banHistory.locator('tbody tr td:nth-child(2)').allInnerTexts(), ['Ban changed', 'Ban created']);
+  t.regex(await banHistory.locator('tbody tr').first().innerText(), /owner/);
+
+  const queue = page.getByRole('region', { name: 'Priority queue' });
+  const entry = queue.getByRole('table', { name: "The player's queue entries" }).locator('tbody tr');
+  await entry.filter({ hasText: 'Chernarus #1' }).waitFor();
+  t.regex(await entry.innerText(), /Supporter/);
+  t.deepEqual(await queue.getByRole('table', { name: 'Queue history, newest first' }).locator('tbody tr td:nth-child(2)').allInnerTexts(), [
+    'Added to the queue',
+  ]);
+
+  const trust = page.getByRole('region', { name: 'Trust' });
+  const pool = trust.getByRole('table', { name: 'Pool entries of the network' }).locator('tbody tr');
+  t.is(await pool.count(), 1);
+  t.regex(await pool.innerText(), /^community \S+\tCheating\tactive\t/);
+  t.regex(await trust.innerText(), /Score \d+ \/ 100/);
+  t.true((await trust.locator('.reasons li').count()) > 0);
+  await checkPage(t, page, 'player-profile-records');
   noScriptErrors(t, page);
 });

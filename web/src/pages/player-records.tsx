@@ -4,11 +4,12 @@
 import { useState } from 'preact/hooks';
 import type { JSX } from 'preact';
 import { api } from '../api.ts';
-import { Badge, ConfirmButton, DateText, ErrorText, Table, TextField, useAction } from '../components.tsx';
+import { actionLabel } from '../audit-words.ts';
+import { Badge, ConfirmButton, DateText, ErrorText, Table, TextField, useAction, useLoad } from '../components.tsx';
 import { playerApi } from '../player-link.tsx';
 import { useSession } from '../session.tsx';
 import { categoryWords } from '../types.ts';
-import type { AuditEntry, PlayerNote, PlayerProfile } from '../types.ts';
+import type { AuditEntry, ManagedServerList, PlayerNote, PlayerProfile } from '../types.ts';
 
 function History({ entries, caption }: { entries: AuditEntry[]; caption: string }) {
   if (entries.length === 0) return null;
@@ -19,7 +20,7 @@ function History({ entries, caption }: { entries: AuditEntry[]; caption: string 
           <td>
             <DateText iso={e.at} />
           </td>
-          <td class="mono">{e.action}</td>
+          <td>{actionLabel(e.action)}</td>
           <td>{e.actor.name ?? e.actor.type}</td>
         </tr>
       ))}
@@ -54,6 +55,8 @@ export function BansOfPlayer({ bans }: { bans: PlayerProfile['bans'] }) {
 }
 
 export function QueueOfPlayer({ queue }: { queue: PlayerProfile['queue'] }) {
+  const servers = useLoad(() => api<ManagedServerList>('GET', '/api/servers'), []);
+  const names = new Map((servers.data?.servers ?? []).map((s) => [s.id, s.name]));
   return (
     <section aria-labelledby="player-queue-title">
       <h2 id="player-queue-title">Priority queue</h2>
@@ -64,7 +67,7 @@ export function QueueOfPlayer({ queue }: { queue: PlayerProfile['queue'] }) {
       >
         {queue.entries.map((q) => (
           <tr key={q.id}>
-            <td>{q.serverIds ? `${q.serverIds.length} server(s)` : 'Every server'}</td>
+            <td>{q.serverIds ? q.serverIds.map((id) => names.get(id) ?? id).join(', ') : 'Every server'}</td>
             <td>{q.permanent ? 'Permanent' : <DateText iso={q.expiresAt} />}</td>
             <td>{q.comment ?? '–'}</td>
             <td>
