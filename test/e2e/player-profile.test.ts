@@ -1,10 +1,11 @@
 // In a real Chromium: a player seen on the community's server has a profile page with ids, names,
-// per-server totals, sessions and kills, the account's records and trust; a moderator adds and
-// deletes a private note and toggles the watch flag (marked in the online list); the header's
-// search finds the player by the start of a name; the leaderboard and killfeed link to the
-// profile. The profile passes axe-core and reads at 360 px without sideways scrolling. A player
-// the community banned and queued, and the network's pool reported, shows those records with
-// their histories in words, the queue's servers by name and the pool entry beside the score.
+// per-server totals, sessions and kills, the account's records and trust; a moderator kicks the
+// online player from there, adds and deletes a private note and toggles the watch flag (marked in
+// the online list); the header's search finds the player by the start of a name; the leaderboard
+// and killfeed link to the profile. The profile passes axe-core and reads at 360 px without
+// sideways scrolling. A player the community banned and queued, and the network's pool reported,
+// shows those records with their histories in words, the queue's servers by name and the pool
+// entry beside the score.
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
@@ -74,6 +75,16 @@ test('the profile of a player with kills: sections, notes, watch, header search 
     await page.getByRole('link', { name: 'Ban this player' }).getAttribute('href'),
     `/bans?player=${hero.platformId}&name=player1#create-ban`,
   );
+
+  // The player is online there: a kick, with its reason, goes to the server's agent.
+  await on.getByRole('button', { name: `Kick ${hero.name}` }).click();
+  await on.getByLabel('Reason (optional)').fill('Come back after the restart');
+  await on.getByRole('button', { name: `Kick ${hero.name}` }).click();
+  await on.getByText(/^Queued: /).waitFor();
+  const commands = (await call(env, owner, 'get', `/api/servers/${serverId}/commands`)).body as {
+    commands: { kind: string; params: Record<string, unknown> }[];
+  };
+  t.like(commands.commands[0], { kind: 'kick', params: { platformId: hero.platformId, reason: 'Come back after the restart' } });
 
   // A note added, then deleted.
   await page.getByLabel('New note').fill('Spawn-camps the airfield.\nWarned twice.');

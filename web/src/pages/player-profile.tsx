@@ -1,16 +1,17 @@
 // A player as the account sees them, /players/<any id form>: the ids (each copyable), the names
 // seen, per server totals, sessions and recent kills, then the account's records of the player
 // (player-records.tsx). Moderators (bans.manage) toggle the watch flag here and reach the ban,
-// queue and pool forms prefilled with the player.
+// queue and pool forms prefilled with the player; where the player is online, servers.control kicks.
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, CopyButton, DateText, ErrorText, Loading, PageTitle, Table, useAction, useLoad } from '../components.tsx';
+import { Badge, CopyButton, DateText, ErrorText, Loading, Notice, PageTitle, Table, useAction, useLoad } from '../components.tsx';
 import { playTime } from '../format.ts';
 import { PlayerLink, playerApi } from '../player-link.tsx';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import type { Kill, PlayerIds, PlayerProfile, PlayerServer, PlayerWatch } from '../types.ts';
 import { BansOfPlayer, NotesOfPlayer, QueueOfPlayer, TrustOfPlayer } from './player-records.tsx';
+import { KickButton } from './server-players.tsx';
 
 export function PlayerProfilePage({ params }: { params: Record<string, string> }) {
   const identifier = params.id ?? '';
@@ -43,7 +44,7 @@ export function PlayerProfilePage({ params }: { params: Record<string, string> }
       <Ids ids={p.ids} chatIds={p.chatIds} />
       <Names names={p.names} />
       {p.servers.map((s) => (
-        <ServerPart key={s.serverId} server={s} />
+        <ServerPart key={s.serverId} server={s} platformId={platformId} />
       ))}
       <BansOfPlayer bans={p.bans} />
       <QueueOfPlayer queue={p.queue} />
@@ -174,8 +175,10 @@ function Names({ names }: { names: PlayerProfile['names'] }) {
   );
 }
 
-function ServerPart({ server: s }: { server: PlayerServer }) {
+function ServerPart({ server: s, platformId }: { server: PlayerServer; platformId: string }) {
   const id = `server-${s.serverId}`;
+  const { can } = useSession();
+  const [queued, setQueued] = useState('');
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>
@@ -190,6 +193,10 @@ function ServerPart({ server: s }: { server: PlayerServer }) {
       <p class="muted">
         {s.name ? `Known there as ${s.name}. ` : ''}Last seen <DateText iso={s.lastSeenAt} />.
       </p>
+      {s.online && can('servers.control') && (
+        <KickButton serverId={s.serverId} player={{ platformId, name: s.name ?? platformId }} onQueued={setQueued} />
+      )}
+      {queued && <Notice>{queued}</Notice>}
       <dl class="facts">
         {(
           [

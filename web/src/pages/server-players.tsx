@@ -46,7 +46,16 @@ export function OnlinePlayers({ serverId, control, onQueued }: { serverId: strin
   );
 }
 
-function KickButton({ serverId, player, onQueued }: { serverId: string; player: OnlinePlayer; onQueued: (words: string) => void }) {
+/** Kick, then a reason asked for before the command goes to the server's agent (the profile uses it too). */
+export function KickButton({
+  serverId,
+  player,
+  onQueued,
+}: {
+  serverId: string;
+  player: Pick<OnlinePlayer, 'platformId' | 'name'>;
+  onQueued: (words: string) => void;
+}) {
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
   const action = useAction();
