@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../../src/deps.ts';
 import { listServerRecords } from '../../src/servers/server.repo.ts';
 import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
+import { cpuPerUnitText, cpuSnapshot, cpuSpent } from '../cpu-usage.ts';
 import { ids, loadAccount, platformId } from '../fixture.ts';
 import { percentile } from '../latencies.ts';
 import { pacedReads } from '../paced-reads.ts';
@@ -148,7 +149,12 @@ export const fleetScenario: Scenario = {
         pacedReads({ url: statusUrl, headers, perSecond: statusReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
         pacedReads({ url: ctx.koaUrl, headers: {}, perSecond: koaReadsPerSecond, warmupSeconds: readerWarmup, seconds, startAtMs }),
       ]);
+    // The CPU of the idle reads (a thousand a second) is taken off the fleet's: what is left is the batches'.
+    const pid = ctx.service.process.pid;
+    const idleFrom = { cpu: cpuSnapshot(pid), at: performance.now() };
     const [idle, idleKoa] = await readStatusAndKoa(readerWarmupSeconds);
+    const readsCpu = cpuSpent(idleFrom.cpu, cpuSnapshot(pid));
+    const readsSeconds = (performance.now() - idleFrom.at) / 1000;
 
     // Every batch is made before the first is sent: the generator shares the service's 2 cores, and
     // making 500 batches a second (ids, JSON) cost a fifth of a core. Its events happened since the
@@ -194,6 +200,9 @@ export const fleetScenario: Scenario = {
       );
     };
     const timers = batches.map((b) => setTimeout(() => send(b, b.at < warmupSeconds * 1000 ? warm : measured), b.at));
+    const measuredFrom = new Promise<ReturnType<typeof cpuSnapshot>>((resolve) =>
+      timers.push(setTimeout(() => resolve(cpuSnapshot(pid)), warmupSeconds * 1000)),
+    );
     // The reader starts now and waits: its start-up and its warm-up fall in the batches' warm-up, and
     // its measured reads are due over the batches' measured seconds.
     // (A warm-up of the batches shorter than the reader's, set by hand, shortens the reader's to fit.)
@@ -205,6 +214,10 @@ export const fleetScenario: Scenario = {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endMs - (performance.now() - started)) + 100));
     await Promise.all(inFlight);
     for (const t of timers) clearTimeout(t);
+    const fleetCpu = cpuSpent(await measuredFrom, cpuSnapshot(pid));
+    const batchesCpu = { ...fleetCpu };
+    for (const part of ['service', 'postgres', 'redis'] as const)
+      batchesCpu[part] = Math.max(0, fleetCpu[part] - (readsCpu[part] / readsSeconds) * seconds);
     const batchP99 = measured.p(99);
     const eventsPerSec = measured.offered / seconds;
     const onTime = measured.failed === 0 && measured.late === 0 && measured.accepted === measured.offered;
@@ -219,6 +232,10 @@ export const fleetScenario: Scenario = {
         `batch p50 ${measured.p(50)} ms, p99 ${batchP99} ms, ${measured.late} late, ${measured.failedText}; status p99 ${busy.p99Ms} ms, ` +
         `max ${busy.maxMs} ms, ${fmt(busy.ok)} of ${fmt(busy.due)} reads 2xx${busy.failed ? ` (failed: ${JSON.stringify(busy.failures)})` : ''} (idle: p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms, ${fmt(idle.ok)} of ${fmt(idle.due)}); ` +
         `a bare Koa read beside them (${koaReadsPerSecond}/s): p99 ${busyKoa.p99Ms} ms, ${fmt(busyKoa.ok)} of ${fmt(busyKoa.due)} (idle: p99 ${idleKoa.p99Ms} ms)`,
+    );
+    ctx.say(
+      `  fleet, CPU a batch of ~20 events (the measured seconds, less the status reads' CPU of the idle run): ${cpuPerUnitText(batchesCpu, measured.sent)}; ` +
+        `a status read: ${cpuPerUnitText(readsCpu, idle.due + readerWarmupSeconds * statusReadsPerSecond, 'µs')}`,
     );
     return [
       {
