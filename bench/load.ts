@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import autocannon from 'autocannon';
+import { cpuSnapshot, cpuSpent } from './cpu-usage.ts';
+import type { Part } from './cpu-usage.ts';
 import type { Result } from 'autocannon';
 import { platformId } from './fixture.ts';
 import { Latencies, percentile } from './latencies.ts';
@@ -19,6 +21,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Paths to take in turn (each request the next), for traffic spread over many keys; default the url's own. */
   paths?: string[];
+  /** The service's process: the CPU of the measured run is read (the service, PostgreSQL, Redis). */
+  cpuPid?: number;
 }
 
 export interface Measurement {
@@ -31,6 +35,8 @@ export interface Measurement {
   timeouts: number;
   seconds: number;
   statusCodes: string;
+  /** CPU seconds of the measured run, when asked for. */
+  cpu?: Record<Part, number>;
 }
 
 const summarise = (r: Result, latencies: Float64Array): Measurement => ({
@@ -63,12 +69,14 @@ export async function measure(o: LoadOptions): Promise<Measurement> {
       ...(requests ? { requests } : {}),
     });
   if (o.warmupSeconds > 0) await run(o.warmupSeconds);
+  const before = o.cpuPid === undefined ? undefined : cpuSnapshot(o.cpuPid);
   const measured = run(o.seconds);
   const latencies = new Latencies();
   measured.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) latencies.add(ms);
   });
-  return summarise(await measured, latencies.sorted());
+  const summary = summarise(await measured, latencies.sorted());
+  return before ? { ...summary, cpu: cpuSpent(before, cpuSnapshot(o.cpuPid)) } : summary;
 }
 
 export interface IngestOptions {

@@ -249,7 +249,11 @@ async function main(): Promise<void> {
     );
 
     const reads = readTargets(hello, service, creds);
-    const measureUrl = (url: string, headers: Record<string, string>, options: { paths?: string[]; connections?: number } = {}) =>
+    const measureUrl = (
+      url: string,
+      headers: Record<string, string>,
+      options: { paths?: string[]; connections?: number; cpuPid?: number } = {},
+    ) =>
       measure({
         url,
         headers,
@@ -257,6 +261,7 @@ async function main(): Promise<void> {
         warmupSeconds: settings.warmupSeconds,
         seconds: settings.seconds,
         paths: options.paths,
+        cpuPid: options.cpuPid,
       });
     const ctx: BenchContext = {
       deps,

@@ -14,7 +14,11 @@ export interface BenchContext {
   creds: Credentials;
   settings: { seconds: number; warmupSeconds: number; connections: number; rounds: number };
   /** Measures one URL with autocannon (warm-up, then the measured run); `paths`: each request the next of them. */
-  measure: (url: string, headers: Record<string, string>, options?: { paths?: string[]; connections?: number }) => Promise<Measurement>;
+  measure: (
+    url: string,
+    headers: Record<string, string>,
+    options?: { paths?: string[]; connections?: number; cpuPid?: number },
+  ) => Promise<Measurement>;
   /** Measures the bare Koa hello-world now; scenarios compare against runs next to their own. */
   measureKoa: () => Promise<Measurement>;
   /** The bare Koa hello-world's URL, for scenarios that read it in their own way. */

@@ -20,6 +20,8 @@ import { ids, platformId } from '../fixture.ts';
 import type { Measurement } from '../load.ts';
 import { tenths } from '../latencies.ts';
 import { startService } from '../processes.ts';
+import type { Child } from '../processes.ts';
+import { cpuPerUnitText } from '../cpu-usage.ts';
 import { serviceEnv } from '../service-env.ts';
 import type { BenchContext, Scenario, ScenarioRow } from './scenario.ts';
 import { clean, fmt, median } from './scenario.ts';
@@ -96,7 +98,8 @@ async function warm(base: string, paths: string[]): Promise<void> {
   );
 }
 
-async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<ScenarioRow[]> {
+async function lookupRows(ctx: BenchContext, signed: Child): Promise<ScenarioRow[]> {
+  const signedUrl = signed.url;
   // Players 1..10,000 of the spread have entries (g * 7919 mod 400,000 covers every residue).
   const paths = Array.from({ length: lookupPlayers }, (_, i) => `/api/v1/trust/${platformId(1 + ((i * 7919) % players))}`);
   const started = performance.now();
@@ -111,10 +114,12 @@ async function lookupRows(ctx: BenchContext, signedUrl: string): Promise<Scenari
   for (let round = 0; round < ctx.settings.rounds; round++) {
     koa.push(await ctx.measureKoa());
     off.push(await ctx.measure(ctx.service.url, {}, { paths }));
-    on.push(await ctx.measure(signedUrl, {}, { paths }));
+    on.push(await ctx.measure(signedUrl, {}, { paths, cpuPid: signed.process.pid }));
+    const last = on.at(-1)!;
     ctx.say(
-      `  trust lookup (cached, ${fmt(lookupPlayers)} players): signing off ${fmt(off.at(-1)!.reqPerSec)} req/s p99 ${off.at(-1)!.p99Ms} ms, on ${fmt(on.at(-1)!.reqPerSec)} req/s p99 ${on.at(-1)!.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s`,
+      `  trust lookup (cached, ${fmt(lookupPlayers)} players): signing off ${fmt(off.at(-1)!.reqPerSec)} req/s p99 ${off.at(-1)!.p99Ms} ms, on ${fmt(last.reqPerSec)} req/s p99 ${last.p99Ms} ms; Koa ${fmt(koa.at(-1)!.reqPerSec)} req/s`,
     );
+    if (last.cpu) ctx.say(`  trust lookup, signing on, CPU a lookup: ${cpuPerUnitText(last.cpu, last.reqPerSec * last.seconds, 'µs')}`);
   }
   koa.push(await ctx.measureKoa());
   const base = median(koa.map((m) => m.reqPerSec));
@@ -233,7 +238,7 @@ export const trustScenario: Scenario = {
       REDIS_PREFIX: 'bench-signed:',
     });
     try {
-      return [...(await lookupRows(ctx, signed.url)), await onlineLookupRow(ctx, signed.url), ...(await exportPageRows(ctx, signed.url))];
+      return [...(await lookupRows(ctx, signed)), await onlineLookupRow(ctx, signed.url), ...(await exportPageRows(ctx, signed.url))];
     } finally {
       signed.process.kill('SIGTERM');
       await signed.exited;
