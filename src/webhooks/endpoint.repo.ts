@@ -12,6 +12,8 @@ export interface Endpoint {
   format: EndpointFormat;
   events: WebhookEvent[];
   serverIds: string[] | null;
+  /** The Discord role a watched player's join mentions. */
+  mentionRoleId: string | null;
   secretGeneration: number;
   previousSecretValidUntil: string | null;
   pausedAt: string | null;
@@ -23,7 +25,8 @@ export interface Endpoint {
   updatedAt: string;
 }
 
-const columns = `id, account_id AS "accountId", url, format, events, server_ids AS "serverIds", secret_generation AS "secretGeneration",
+const columns = `id, account_id AS "accountId", url, format, events, server_ids AS "serverIds", mention_role_id AS "mentionRoleId",
+  secret_generation AS "secretGeneration",
   previous_secret_valid_until AS "previousSecretValidUntil", paused_at AS "pausedAt", paused_reason AS "pausedReason",
   retry_at AS "retryAt", failing_since AS "failingSince", failed_attempts AS "failedAttempts", created_at AS "createdAt",
   updated_at AS "updatedAt"`;
@@ -33,13 +36,14 @@ export interface NewEndpoint {
   format: EndpointFormat;
   events: WebhookEvent[];
   serverIds: string[] | null;
+  mentionRoleId: string | null;
 }
 
 export async function insertEndpoint(db: Queryable, accountId: string, e: NewEndpoint, atIso: string): Promise<Endpoint> {
   const { rows } = await db.query<Endpoint>(
-    `INSERT INTO webhook_endpoints (account_id, url, format, events, server_ids, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${columns}`,
-    [accountId, e.url, e.format, e.events, e.serverIds, atIso],
+    `INSERT INTO webhook_endpoints (account_id, url, format, events, server_ids, mention_role_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $7, $6, $6) RETURNING ${columns}`,
+    [accountId, e.url, e.format, e.events, e.serverIds, atIso, e.mentionRoleId],
   );
   return rows[0]!;
 }
@@ -71,6 +75,8 @@ export interface EndpointChange {
   events?: WebhookEvent[];
   /** null: every server. */
   serverIds?: string[] | null;
+  /** null: no one. */
+  mentionRoleId?: string | null;
   /** true pauses (by hand), false resumes: a resumed endpoint tries its waiting events afresh. */
   paused?: boolean;
 }
@@ -92,6 +98,7 @@ export async function updateEndpoint(
        retry_at = CASE WHEN $7 = false THEN NULL ELSE retry_at END,
        failing_since = CASE WHEN $7 = false THEN NULL ELSE failing_since END,
        failed_attempts = CASE WHEN $7 = false THEN 0 ELSE failed_attempts END,
+       mention_role_id = CASE WHEN $9 THEN $10 ELSE mention_role_id END,
        updated_at = $8
      WHERE id = $1 AND account_id = $2 RETURNING ${columns}`,
     [
@@ -103,6 +110,8 @@ export async function updateEndpoint(
       change.serverIds ?? null,
       change.paused ?? null,
       atIso,
+      'mentionRoleId' in change,
+      change.mentionRoleId ?? null,
     ],
   );
   return rows[0];
