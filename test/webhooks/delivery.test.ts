@@ -251,3 +251,107 @@ test('an endpoint keeps its last 100 deliveries', async (t) => {
   const { rows } = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
   t.is(rows[0]!.n, 100);
 });
+
+test('a standard endpoint’s Retry-After is honoured: a 429 waits as asked (seconds) without failing; a 503 is tried again when its date says; an hour at most', async (t) => {
+  const { env, a } = await world(t);
+  const r = await receiver(t);
+  const { id } = await endpoint(t, env, a, { url: r.url, format: 'standard', events: ['ban.created'] });
+  const state = async () =>
+    (await api(t, env, a, 'get', `/api/webhooks/${id}`)).body as { nextAttemptAt: string | null; failingSince: string | null };
+  const at = (ms: number) => new Date(ms).toISOString();
+  await ban(t, env, a);
+
+  r.answer({ status: 429, headers: { 'retry-after': '120' } });
+  await deliverWebhooks(env.deps);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 120_000), failingSince: null });
+  env.clock.advance(119_000);
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 1, 'not before the time asked');
+
+  env.clock.advance(1000);
+  r.answer({ status: 503, body: 'restarting', headers: { 'retry-after': new Date(env.clock.now() + 45_000).toUTCString() } });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 2);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 45_000), failingSince: at(env.clock.now()) });
+
+  env.clock.advance(45_000);
+  r.answer({ status: 429, headers: { 'retry-after': String(7 * 86_400) } });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 3);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 3600_000) }, 'a week asked: an hour');
+
+  env.clock.advance(3600_000);
+  r.answer({ status: 204 });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 4);
+  const deliveries = (await api(t, env, a, 'get', `/api/webhooks/${id}/deliveries`)).body.deliveries as {
+    outcome: string;
+    attempt: number;
+    error: string | null;
+  }[];
+  t.deepEqual(deliveries.map((d) => [d.outcome, d.attempt, d.error]).reverse(), [
+    ['rate-limited', 1, 'asked to wait 120 s'],
+    ['failed', 1, 'HTTP 503: restarting (asked to wait 45 s)'],
+    ['rate-limited', 2, 'asked to wait 3600 s'],
+    ['delivered', 2, null],
+  ]);
+});
+
+test('a receiver that dies mid-run, its request unanswered, and comes back later: nothing lost, order kept', async (t) => {
+  const { env, a } = await world(t);
+  const received: string[] = [];
+  let dying = false;
+  const sockets = new Set<import('node:net').Socket>();
+  const serve = (port = 0) => {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = parsed(Buffer.concat(chunks).toString('utf8')).data.ban.id;
+        // The third request finds the process dying: read, never answered, its connection cut.
+        if (dying && received.length === 2) {
+          received.push(id);
+          for (const s of sockets) s.destroy();
+          server.close();
+          return;
+        }
+        received.push(id);
+        res.writeHead(204).end();
+      });
+    });
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    return new Promise<http.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  };
+  const first = await serve();
+  const port = (first.address() as AddressInfo).port;
+  const { id } = await endpoint(t, env, a, { url: `http://127.0.0.1:${port}/hook`, format: 'standard', events: ['ban.created'] });
+  const bans = [];
+  for (let i = 0; i < 5; i++) bans.push(await ban(t, env, a));
+  dying = true;
+  await deliverWebhooks(env.deps);
+  t.deepEqual(received, bans.slice(0, 3), 'two answered, the third cut off mid-request, the rest held back');
+  // While it is down: more events queue, and a try fails to connect.
+  for (let i = 0; i < 2; i++) bans.push(await ban(t, env, a));
+  env.clock.advance(10_000);
+  await deliverWebhooks(env.deps);
+  t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 5 });
+  const deliveries = (await api(t, env, a, 'get', `/api/webhooks/${id}/deliveries`)).body.deliveries as {
+    outcome: string;
+    error: string;
+  }[];
+  t.is(deliveries[0]!.outcome, 'failed');
+  t.regex(deliveries[0]!.error, /ECONNREFUSED/);
+  t.regex(deliveries[1]!.error, /socket hang up|ECONNRESET/);
+
+  // Back on the same port.
+  dying = false;
+  const back = await serve(port);
+  t.teardown(() => back.close());
+  env.clock.advance(20_000);
+  await deliverWebhooks(env.deps);
+  t.deepEqual(received, [...bans.slice(0, 3), ...bans.slice(2)], 'the one cut off sent again, then the rest, in order');
+  t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 0, failingSince: null });
+});
