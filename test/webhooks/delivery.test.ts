@@ -3,12 +3,13 @@
 // too for 24 h); a receiver that fails then recovers loses nothing and gets the events in order;
 // 24 h of failures pause the endpoint with the reason, a resume delivers what waited; a slow
 // endpoint delays no other; the test event; the deliveries kept (the last 100); the outbox written
-// in the ban's transaction (a refused ban queues nothing).
+// in the ban's transaction (a refused ban queues nothing); Retry-After honoured (429 and 503); a
+// receiver that dies mid-request and comes back loses nothing and gets the events in order.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { Webhook } from 'standardwebhooks';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import { deliverWebhooks, giveUpMs } from '../../src/webhooks/delivery.ts';
 import { userWithRole } from '../helpers/controller.ts';
@@ -301,7 +302,7 @@ test('a receiver that dies mid-run, its request unanswered, and comes back later
   const { env, a } = await world(t);
   const received: string[] = [];
   let dying = false;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const serve = (port = 0) => {
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
