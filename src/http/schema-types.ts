@@ -1988,6 +1988,10 @@ export interface Webhook {
    */
   pausedReason: string | null;
   /**
+   * hand: paused by the community; failures: by the service after 24 hours of failed deliveries (the dashboard says so on every page); null while not paused
+   */
+  pausedBy: 'hand' | 'failures' | null;
+  /**
    * the event at the head of its queue has failed since then (it is paused after 24 hours)
    */
   failingSince: string | null;

@@ -18,6 +18,8 @@ export interface Endpoint {
   previousSecretValidUntil: string | null;
   pausedAt: string | null;
   pausedReason: string | null;
+  /** hand: its community paused it; failures: the worker, after 24 hours of failed deliveries. */
+  pausedBy: 'hand' | 'failures' | null;
   retryAt: string | null;
   failingSince: string | null;
   failedAttempts: number;
@@ -27,7 +29,7 @@ export interface Endpoint {
 
 const columns = `id, account_id AS "accountId", url, format, events, server_ids AS "serverIds", mention_role_id AS "mentionRoleId",
   secret_generation AS "secretGeneration",
-  previous_secret_valid_until AS "previousSecretValidUntil", paused_at AS "pausedAt", paused_reason AS "pausedReason",
+  previous_secret_valid_until AS "previousSecretValidUntil", paused_at AS "pausedAt", paused_reason AS "pausedReason", paused_by AS "pausedBy",
   retry_at AS "retryAt", failing_since AS "failingSince", failed_attempts AS "failedAttempts", created_at AS "createdAt",
   updated_at AS "updatedAt"`;
 
@@ -95,6 +97,7 @@ export async function updateEndpoint(
        server_ids = CASE WHEN $5 THEN $6::uuid[] ELSE server_ids END,
        paused_at = CASE WHEN $7::bool IS NULL THEN paused_at WHEN $7 THEN coalesce(paused_at, $8) ELSE NULL END,
        paused_reason = CASE WHEN $7::bool IS NULL THEN paused_reason WHEN $7 THEN coalesce(paused_reason, 'paused by hand') ELSE NULL END,
+       paused_by = CASE WHEN $7::bool IS NULL THEN paused_by WHEN $7 THEN coalesce(paused_by, 'hand') ELSE NULL END,
        retry_at = CASE WHEN $7 = false THEN NULL ELSE retry_at END,
        failing_since = CASE WHEN $7 = false THEN NULL ELSE failing_since END,
        failed_attempts = CASE WHEN $7 = false THEN 0 ELSE failed_attempts END,

@@ -36,6 +36,7 @@ export const endpointView = (e: Endpoint, waiting: number): WebhookAnswer => ({
   paused: e.pausedAt !== null,
   pausedAt: e.pausedAt,
   pausedReason: e.pausedReason,
+  pausedBy: e.pausedBy,
   failingSince: e.failingSince,
   nextAttemptAt: e.pausedAt === null ? e.retryAt : null,
   waiting,

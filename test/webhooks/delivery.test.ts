@@ -164,7 +164,7 @@ test('24 h of failures pause the endpoint with the reason; paused, it queues not
   t.is(env.clock.now() - start, giveUpMs, 'the last try falls at 24 h');
   t.true(tries > 20 && tries < 40, `${tries + 1} tries`);
   const paused = (await api(t, env, a, 'get', `/api/webhooks/${id}`)).body;
-  t.like(paused, { paused: true, waiting: 1, nextAttemptAt: null });
+  t.like(paused, { paused: true, pausedBy: 'failures', waiting: 1, nextAttemptAt: null });
   t.regex(paused.pausedReason, /failed for 24 hours .*HTTP 503: maintenance/);
   const received = r.received.length;
   await ban(t, env, a);
@@ -177,6 +177,7 @@ test('24 h of failures pause the endpoint with the reason; paused, it queues not
   t.like((await api(t, env, a, 'patch', `/api/webhooks/${id}`, { paused: false })).body, {
     paused: false,
     pausedReason: null,
+    pausedBy: null,
     failingSince: null,
   });
   await deliverWebhooks(env.deps);

@@ -51,7 +51,7 @@ test('a standard endpoint: created with its secret shown once, listed without it
   t.is(rotated.body.webhook.previousSecretValidUntil, new Date(env.clock.now() + 24 * 3600_000).toISOString());
 
   const changed = await api(t, env, a, 'patch', `/api/webhooks/${id}`, { events: ['kill'], paused: true });
-  t.like(changed.body, { events: ['kill'], paused: true, pausedReason: 'paused by hand' });
+  t.like(changed.body, { events: ['kill'], paused: true, pausedReason: 'paused by hand', pausedBy: 'hand' });
   const resumed = await api(t, env, a, 'patch', `/api/webhooks/${id}`, { paused: false });
   t.like(resumed.body, { paused: false, pausedReason: null, pausedAt: null });
 
