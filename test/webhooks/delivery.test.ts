@@ -4,18 +4,21 @@
 // 24 h of failures pause the endpoint with the reason, a resume delivers what waited; a slow
 // endpoint delays no other; the test event; the deliveries kept (the last 100); the outbox written
 // in the ban's transaction (a refused ban queues nothing); Retry-After honoured (429 and 503); a
-// receiver that dies mid-request and comes back loses nothing and gets the events in order.
+// receiver that dies mid-request and comes back loses nothing and gets the events in order; a
+// receiver that never answers holds up no ingestion.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { Webhook } from 'standardwebhooks';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
+import { registerServer } from '../../src/servers/server.ts';
 import { deliverWebhooks, giveUpMs } from '../../src/webhooks/delivery.ts';
 import { userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { ev, ingest } from '../helpers/seed.ts';
 import { receiver } from '../helpers/webhook-receiver.ts';
 
 async function world(t: ExecutionContext) {
@@ -361,4 +364,38 @@ test('a receiver that dies mid-run, its request unanswered, and comes back later
   await deliverWebhooks(env.deps);
   t.deepEqual(received, [...bans.slice(0, 3), ...bans.slice(2)], 'the one cut off sent again, then the rest, in order');
   t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 0, failingSince: null });
+});
+
+test('a receiver that never answers holds up no ingestion: batches with kills for it are answered while its request hangs', async (t) => {
+  const { env, a } = await world(t);
+  const { server, ingestToken } = await registerServer(env.deps, a.accountId, { name: 'one' });
+  const one = { serverId: server.id, token: ingestToken };
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let arrived = 0;
+  const hung = http.createServer((req, res) => {
+    arrived += 1;
+    req.resume();
+    void held.then(() => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    release();
+    hung.close();
+  });
+  const { id } = await endpoint(t, env, a, {
+    url: `http://127.0.0.1:${(hung.address() as AddressInfo).port}/hook`,
+    format: 'standard',
+    events: ['kill'],
+  });
+  t.is((await ingest(env, one, [ev.kill(env.clock.now() - 5000, 1, 2)])).status, 200);
+  const run = deliverWebhooks(env.deps);
+  for (let i = 0; i < 500 && arrived === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(arrived, 1, 'its request hangs');
+  // Were ingestion waiting for the delivery, these would never be answered and the test would time out.
+  for (let i = 0; i < 3; i++) t.is((await ingest(env, one, [ev.kill(env.clock.now() - 4000 + i, 2, 3)])).status, 200);
+  t.is((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body.waiting, 4, 'queued behind the one in flight');
+  t.is(arrived, 1);
+  release();
+  await run;
 });
