@@ -84,6 +84,22 @@ test('a Discord endpoint with a role to mention; an endpoint paused after 24 h o
   await row.getByText('Mentions the role 112233445566778899 when a watched player joins').waitFor();
   t.regex(await row.innerText(), /Kills \(the killfeed\), Watched player joins/);
   t.is(await page.getByRole('complementary', { name: 'Paused webhooks' }).count(), 0);
+  await row.getByRole('button', { name: 'Role to mention' }).click();
+  const roleForm = page.getByRole('form', { name: /Role to mention of/ });
+  await roleForm.getByLabel('Discord role id').fill('998877665544332211');
+  await roleForm.getByRole('button', { name: 'Save the role' }).click();
+  await row.getByText('Mentions the role 998877665544332211 when a watched player joins').waitFor();
+  await row.getByRole('button', { name: 'Role to mention' }).click();
+  await page
+    .getByRole('form', { name: /Role to mention of/ })
+    .getByLabel('Discord role id')
+    .fill('');
+  await page
+    .getByRole('form', { name: /Role to mention of/ })
+    .getByRole('button', { name: 'Save the role' })
+    .click();
+  await page.getByText(/mentions no one\./).waitFor();
+  t.is(await row.getByText(/Mentions the role/).count(), 0);
 
   const { rows } = await env.deps.db.query<{ id: string }>('SELECT id FROM webhook_endpoints');
   await pauseEndpoint(env.deps.db, rows[0]!.id, new Date(env.clock.now()).toISOString(), 'deliveries failed for 24 hours; last: HTTP 500');

@@ -155,6 +155,8 @@ export function WebhooksPage() {
   const [shown, setShown] = useState<{ title: string; secret: string } | null>(null);
   const [done, setDone] = useState('');
   const [open, setOpen] = useState<string | null>(null);
+  // The Discord endpoint whose role to mention is being changed, and the id typed.
+  const [roleOf, setRoleOf] = useState<{ id: string; role: string } | null>(null);
   const add = useAction();
   const row = useAction();
   const names = new Map((servers.data?.servers ?? []).map((s) => [s.id, s.name]));
@@ -186,6 +188,17 @@ export function WebhooksPage() {
       setDone(message);
       list.reload();
     });
+  const saveRole = (e: Event, w: Webhook) => {
+    e.preventDefault();
+    const role = roleOf?.role.trim() ?? '';
+    void row.run(async () => {
+      if (role && !new RegExp(`^${rolePattern}$`).test(role)) throw new Problem("A role's id is 17 to 20 digits (Discord: Copy Role ID).");
+      await api('PATCH', `/api/webhooks/${w.id}`, { mentionRoleId: role || null });
+      setDone(role ? `${originOf(w.url)} mentions the role ${role} when a watched player joins.` : `${originOf(w.url)} mentions no one.`);
+      setRoleOf(null);
+      list.reload();
+    });
+  };
   const test = (w: Webhook) =>
     row.run(async () => {
       await api('POST', `/api/webhooks/${w.id}/test`);
@@ -256,6 +269,15 @@ export function WebhooksPage() {
                     <button type="button" onClick={() => setOpen(open === w.id ? null : w.id)} aria-expanded={open === w.id}>
                       Deliveries
                     </button>
+                    {w.format === 'discord' && (
+                      <button
+                        type="button"
+                        onClick={() => setRoleOf(roleOf?.id === w.id ? null : { id: w.id, role: w.mentionRoleId ?? '' })}
+                        aria-expanded={roleOf?.id === w.id}
+                      >
+                        Role to mention
+                      </button>
+                    )}
                     {w.paused ? (
                       <button type="button" onClick={() => change(w, { paused: false }, `${originOf(w.url)} is resumed.`)}>
                         Resume
@@ -281,6 +303,27 @@ export function WebhooksPage() {
                   </div>
                 </td>
               </tr>
+              {roleOf?.id === w.id && (
+                <tr>
+                  <td colSpan={6}>
+                    <form onSubmit={(e) => saveRole(e, w)} aria-label={`Role to mention of ${originOf(w.url)}`}>
+                      <div class="row">
+                        <TextField
+                          label="Discord role id"
+                          value={roleOf.role}
+                          onInput={(role) => setRoleOf({ id: w.id, role })}
+                          pattern={rolePattern}
+                          maxLength={20}
+                          hint="Mentioned when a watched player joins. Empty: no one is mentioned."
+                        />
+                      </div>
+                      <button type="submit" disabled={row.busy}>
+                        Save the role
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              )}
               {open === w.id && (
                 <tr>
                   <td colSpan={6}>
