@@ -36,14 +36,14 @@ const koaReadsPerSecond = 200;
 /** The reader's own warm-up before each of its measured runs. */
 const readerWarmupSeconds = 10;
 
-interface FleetServer {
+export interface FleetServer {
   id: string;
   token: string;
   n: number;
 }
 
 /** One batch of server s at its k-th period: ~20 events. */
-function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
+export function batchOf(s: FleetServer, k: number, nowMs: number): unknown[] {
   const player = (j: number) => ({
     platformId: platformId(1_000_000 + s.n * 100 + (j % playersPerServer)),
     name: `fleet ${s.n}.${j % playersPerServer}`,
@@ -97,7 +97,7 @@ export async function fleetServers(deps: Deps): Promise<FleetServer[]> {
 }
 
 /** What one phase of the run (the warm-up, the measured seconds) saw of its batches. */
-class Tally {
+export class Tally {
   latencies: number[] = [];
   sent = 0;
   offered = 0;

@@ -10,6 +10,7 @@ import { gameFilesScenario } from './game-files.ts';
 import { trustScenario } from './trust.ts';
 import { commandsScenario } from './commands.ts';
 import { playerSearchScenario } from './player-search.ts';
+import { webhooksScenario } from './webhooks.ts';
 
 export const scenarios: Scenario[] = [
   onlinePlayersScenario,
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   trustScenario,
   commandsScenario,
   playerSearchScenario,
+  webhooksScenario,
 ];

@@ -155,10 +155,17 @@ export type StorePaymentTebexUsername = {
   [k: string]: unknown;
 } | null;
 /**
- * An event an endpoint can subscribe to. kill, server.online and server.offline are events of a server (an endpoint's serverIds filter them); the others are the community's.
+ * An event an endpoint can subscribe to. kill, server.online, server.offline and player.watched.joined (a player the community watches joining one of its servers) are events of a server (an endpoint's serverIds filter them); the others are the community's.
  */
 export type WebhookEventType =
-  'kill' | 'ban.created' | 'ban.lifted' | 'server.online' | 'server.offline' | 'queue.granted' | 'trust.entry.approved';
+  | 'kill'
+  | 'ban.created'
+  | 'ban.lifted'
+  | 'server.online'
+  | 'server.offline'
+  | 'player.watched.joined'
+  | 'queue.granted'
+  | 'trust.entry.approved';
 
 /**
  * Each schema of schemas/ by its file name: bodyOf and queryParser take their type from it.
@@ -1939,16 +1946,20 @@ export interface WebhookCreate {
   format: 'discord' | 'standard';
   /**
    * @minItems 1
-   * @maxItems 7
+   * @maxItems 8
    */
   events: WebhookEventType[];
   /**
-   * the servers whose events (kill, server.online, server.offline) go to the endpoint; absent or null: every server of the account
+   * the servers whose events (kill, server.online, server.offline, player.watched.joined) go to the endpoint; absent or null: every server of the account
    *
    * @minItems 1
    * @maxItems 1000
    */
   serverIds?: string[] | null;
+  /**
+   * discord format only: the Discord role (its id) a message reporting a watched player joining mentions; null or absent: no one is mentioned
+   */
+  mentionRoleId?: string | null;
 }
 export interface WebhookCreated {
   webhook: Webhook;
@@ -1966,12 +1977,20 @@ export interface Webhook {
   format: 'discord' | 'standard';
   events: WebhookEventType[];
   serverIds: string[] | null;
+  /**
+   * the Discord role a message reporting a watched player joining mentions (discord format); null: none
+   */
+  mentionRoleId: string | null;
   paused: boolean;
   pausedAt: string | null;
   /**
    * why it is paused: by hand, or the deliveries that failed for 24 hours and the last error
    */
   pausedReason: string | null;
+  /**
+   * hand: paused by the community; failures: by the service after 24 hours of failed deliveries (the dashboard says so on every page); null while not paused
+   */
+  pausedBy: 'hand' | 'failures' | null;
   /**
    * the event at the head of its queue has failed since then (it is paused after 24 hours)
    */
@@ -2034,7 +2053,7 @@ export interface WebhookUpdate {
   url?: string;
   /**
    * @minItems 1
-   * @maxItems 7
+   * @maxItems 8
    */
   events?: WebhookEventType[];
   /**
@@ -2043,6 +2062,10 @@ export interface WebhookUpdate {
    */
   serverIds?: string[] | null;
   paused?: boolean;
+  /**
+   * discord format only: the Discord role (its id) a message reporting a watched player joining mentions; null or absent: no one is mentioned
+   */
+  mentionRoleId?: string | null;
 }
 
 /**

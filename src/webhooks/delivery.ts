@@ -3,8 +3,9 @@
 // order) while a slow or dead endpoint delays no other, and several workers share the work. An
 // event leaves the outbox only once its endpoint answered 2xx (at least once: a worker that dies
 // mid-request sends it again). A failure is tried again with growing waits; after 24 h of failures
-// the endpoint is paused with the reason, its events kept for a resume. A 429 with `retry_after`
-// waits that long and counts as no failure. Every attempt is recorded (the last 100 an endpoint).
+// the endpoint is paused with the reason, its events kept for a resume. A 429 that says how long
+// to wait (Discord's `retry_after`, or a Retry-After header) waits that long and counts as no
+// failure; a 503 with Retry-After is a failure tried again when it asks (both at most an hour). Every attempt is recorded (the last 100 an endpoint).
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
@@ -22,7 +23,8 @@ import {
   recordDelivery,
 } from './outbox.repo.ts';
 import type { DeliveryRecord, QueuedEvent } from './outbox.repo.ts';
-import { discordLimits, retryAfterOf } from './discord.ts';
+import { discordLimits } from './discord.ts';
+import { askedWaitMs } from './asked-wait.ts';
 import { discordMessageOf, standardMessage } from './message.ts';
 import type { OutboundMessage } from './message.ts';
 import { postJson, requestTimeoutMs } from './transport.ts';
@@ -108,27 +110,29 @@ async function messageOf(deps: DeliveryDeps, endpoint: Endpoint, events: QueuedE
     deps.db,
     kills.flatMap((k) => [k.killer, k.victim].map((p) => ({ serverId: k.serverId, platformId: p.platformId }))),
   );
-  return discordMessageOf(events, { recordOf: (serverId, platformId) => records.get(`${serverId} ${platformId}`) });
+  return discordMessageOf(events, { recordOf: (serverId, platformId) => records.get(`${serverId} ${platformId}`) }, endpoint.mentionRoleId);
 }
 
-/** What an answer means: delivered, a wait the receiver asked for, or a failure and why. */
-function outcomeOf(result: PostResult): { outcome: DeliveryRecord['outcome']; error: string | null; waitMs?: number } {
+/**
+ * What an answer means: delivered, a wait the receiver asked for (429), or a failure and why, with
+ * the wait a 503 asked for before its next try.
+ */
+function outcomeOf(result: PostResult, nowMs: number): { outcome: DeliveryRecord['outcome']; error: string | null; waitMs?: number } {
   const status = result.status;
   if (status === undefined) return { outcome: 'failed', error: result.error ?? 'no answer' };
   if (status >= 200 && status < 300) return { outcome: 'delivered', error: null };
-  if (status === 429) {
-    const seconds = retryAfterOf(result.body);
-    if (seconds !== undefined) return { outcome: 'rate-limited', error: `asked to wait ${seconds} s`, waitMs: Math.ceil(seconds * 1000) };
-  }
+  const waitMs = status === 429 || status === 503 ? askedWaitMs(result, nowMs) : undefined;
+  if (status === 429 && waitMs !== undefined) return { outcome: 'rate-limited', error: `asked to wait ${waitMs / 1000} s`, waitMs };
   if (status >= 300 && status < 400) return { outcome: 'failed', error: `redirect (HTTP ${status}) not followed` };
   const said = result.body.trim().slice(0, 300);
-  return { outcome: 'failed', error: `HTTP ${status}${said ? `: ${said}` : ''}` };
+  const error = `HTTP ${status}${said ? `: ${said}` : ''}${waitMs !== undefined ? ` (asked to wait ${waitMs / 1000} s)` : ''}`;
+  return { outcome: 'failed', error, ...(waitMs !== undefined ? { waitMs } : {}) };
 }
 
 /** Records the attempt and moves the endpoint's queue on; true when delivered. */
 async function settle(deps: DeliveryDeps, endpoint: Endpoint, message: OutboundMessage, result: PostResult): Promise<boolean> {
   const nowMs = deps.clock.now();
-  const { outcome, error, waitMs } = outcomeOf(result);
+  const { outcome, error, waitMs } = outcomeOf(result, nowMs);
   await inTransaction(deps.db, async (tx) => {
     await recordDelivery(tx, endpoint.id, {
       eventIds: message.events.map((e) => e.eventId),
@@ -150,8 +154,8 @@ async function settle(deps: DeliveryDeps, endpoint: Endpoint, message: OutboundM
     const failingSince = endpoint.failingSince ? Date.parse(endpoint.failingSince) : nowMs;
     if (nowMs - failingSince >= giveUpMs)
       return pauseEndpoint(tx, endpoint.id, iso(nowMs), `deliveries failed for 24 hours (since ${iso(failingSince)}); last: ${error}`);
-    // The last try falls at 24 h exactly, whatever the waits before it.
-    const retryAt = Math.min(nowMs + backoffMs(endpoint.failedAttempts + 1), failingSince + giveUpMs);
+    // The wait asked for, else the backoff's; the last try falls at 24 h exactly, whatever the waits before it.
+    const retryAt = Math.min(nowMs + (waitMs ?? backoffMs(endpoint.failedAttempts + 1)), failingSince + giveUpMs);
     return markFailed(tx, endpoint.id, iso(nowMs), iso(retryAt));
   });
   if (outcome === 'failed')

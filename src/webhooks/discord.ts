@@ -1,8 +1,19 @@
 // Events as Discord webhook messages: one embed an event, up to 10 embeds a message, every text
 // within Discord's limits (title 256, description 4096, field name 256, field value 1024, footer
 // 2048, 25 fields, 6000 characters over a message's embeds). Players' names are the game's: their
-// markdown is escaped and the message mentions no one. Never a position. Pure.
-import type { BanData, KillData, OutboundEvent, QueueGrantedData, ServerStatusData, TestData, TrustApprovedData } from './events.ts';
+// markdown is escaped and a message mentions no one but, when it reports a watched player joining,
+// the role its endpoint names (Discord's allowed_mentions lets through that role alone). Never a
+// position. Pure.
+import type {
+  BanData,
+  KillData,
+  OutboundEvent,
+  QueueGrantedData,
+  ServerStatusData,
+  TestData,
+  TrustApprovedData,
+  WatchedJoinedData,
+} from './events.ts';
 
 export const discordLimits = {
   embedsPerMessage: 10,
@@ -25,8 +36,10 @@ export interface Embed {
 }
 
 export interface DiscordMessage {
+  /** The role's mention (embeds mention no one: Discord notifies for a message's content only). */
+  content?: string;
   embeds: Embed[];
-  allowed_mentions: { parse: never[] };
+  allowed_mentions: { parse: never[]; roles?: string[] };
 }
 
 /** Kills and deaths of a player on a server, from its totals. */
@@ -40,7 +53,16 @@ export interface EmbedContext {
   recordOf: (serverId: string, platformId: string) => PlayerRecord | undefined;
 }
 
-const colors = { kill: 0xc0392b, ban: 0x8e44ad, lifted: 0x27ae60, online: 0x2ecc71, offline: 0x7f8c8d, queue: 0xf1c40f, trust: 0x2980b9 };
+const colors = {
+  watched: 0xe67e22,
+  kill: 0xc0392b,
+  ban: 0x8e44ad,
+  lifted: 0x27ae60,
+  online: 0x2ecc71,
+  offline: 0x7f8c8d,
+  queue: 0xf1c40f,
+  trust: 0x2980b9,
+};
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 3)}...`);
 /** Markdown of a game's text shown as it is. */
@@ -86,12 +108,27 @@ function killEmbed(d: KillData, at: string, context: EmbedContext): Embed {
       field('Distance', `${d.distance.toFixed(1)} m`),
       field('Hit zone', d.hitZone ? plain(d.hitZone) : '-'),
       field('Headshot', d.headshot ? 'yes' : 'no'),
+      field(`Streak ${nameOf(d.killer)}`, d.killerStreak === undefined ? '-' : streakText(d.killerStreak)),
       field(`K/D ${nameOf(d.killer)}`, kdText(context.recordOf(d.serverId, d.killer.platformId))),
       field(`K/D ${nameOf(d.victim)}`, kdText(context.recordOf(d.serverId, d.victim.platformId))),
     ],
     footer: { text: cut(d.serverName, discordLimits.footer) },
   };
 }
+
+const streakText = (n: number) => `${n} kill${n === 1 ? '' : 's'} since last death`;
+
+const watchedEmbed = (d: WatchedJoinedData, at: string): Embed => ({
+  title: `Watched player joined: ${nameOf(d.player)}`,
+  color: colors.watched,
+  timestamp: at,
+  fields: [
+    field('Player', `${nameOf(d.player)} (${d.player.platformId})`, false),
+    field('Server', plain(d.serverName)),
+    field('Watched since', discordTime(d.watchedAt)),
+    field('Watched by', d.watchedBy.name ? plain(d.watchedBy.name) : '-'),
+  ],
+});
 
 function banEmbed(type: 'ban.created' | 'ban.lifted', { ban }: BanData, at: string): Embed {
   const player = `${playerOf(ban)} (${ban.platformId})`;
@@ -174,6 +211,8 @@ export function embedOf(event: OutboundEvent, occurredAt: string, context: Embed
       case 'server.online':
       case 'server.offline':
         return statusEmbed(event.type === 'server.online', event.data, occurredAt);
+      case 'player.watched.joined':
+        return watchedEmbed(event.data, occurredAt);
       case 'queue.granted':
         return queueEmbed(event.data, occurredAt);
       case 'trust.entry.approved':
@@ -207,15 +246,8 @@ export function firstMessageSize(embeds: Embed[]): number {
   return n;
 }
 
-export const discordMessage = (embeds: Embed[]): DiscordMessage => ({ embeds, allowed_mentions: { parse: [] } });
-
-/** Seconds a 429's body asks to wait (`retry_after`), or undefined when it says none. */
-export function retryAfterOf(body: string): number | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    const seconds = parsed && typeof parsed === 'object' ? (parsed as { retry_after?: unknown }).retry_after : undefined;
-    return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A message of the embeds; `mentionRoleId` given, it mentions that role and lets no other mention through. */
+export const discordMessage = (embeds: Embed[], mentionRoleId?: string): DiscordMessage =>
+  mentionRoleId === undefined
+    ? { embeds, allowed_mentions: { parse: [] } }
+    : { content: `<@&${mentionRoleId}>`, embeds, allowed_mentions: { parse: [], roles: [mentionRoleId] } };

@@ -12,10 +12,14 @@ export interface Endpoint {
   format: EndpointFormat;
   events: WebhookEvent[];
   serverIds: string[] | null;
+  /** The Discord role a watched player's join mentions. */
+  mentionRoleId: string | null;
   secretGeneration: number;
   previousSecretValidUntil: string | null;
   pausedAt: string | null;
   pausedReason: string | null;
+  /** hand: its community paused it; failures: the worker, after 24 hours of failed deliveries. */
+  pausedBy: 'hand' | 'failures' | null;
   retryAt: string | null;
   failingSince: string | null;
   failedAttempts: number;
@@ -23,8 +27,9 @@ export interface Endpoint {
   updatedAt: string;
 }
 
-const columns = `id, account_id AS "accountId", url, format, events, server_ids AS "serverIds", secret_generation AS "secretGeneration",
-  previous_secret_valid_until AS "previousSecretValidUntil", paused_at AS "pausedAt", paused_reason AS "pausedReason",
+const columns = `id, account_id AS "accountId", url, format, events, server_ids AS "serverIds", mention_role_id AS "mentionRoleId",
+  secret_generation AS "secretGeneration",
+  previous_secret_valid_until AS "previousSecretValidUntil", paused_at AS "pausedAt", paused_reason AS "pausedReason", paused_by AS "pausedBy",
   retry_at AS "retryAt", failing_since AS "failingSince", failed_attempts AS "failedAttempts", created_at AS "createdAt",
   updated_at AS "updatedAt"`;
 
@@ -33,13 +38,14 @@ export interface NewEndpoint {
   format: EndpointFormat;
   events: WebhookEvent[];
   serverIds: string[] | null;
+  mentionRoleId: string | null;
 }
 
 export async function insertEndpoint(db: Queryable, accountId: string, e: NewEndpoint, atIso: string): Promise<Endpoint> {
   const { rows } = await db.query<Endpoint>(
-    `INSERT INTO webhook_endpoints (account_id, url, format, events, server_ids, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${columns}`,
-    [accountId, e.url, e.format, e.events, e.serverIds, atIso],
+    `INSERT INTO webhook_endpoints (account_id, url, format, events, server_ids, mention_role_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $7, $6, $6) RETURNING ${columns}`,
+    [accountId, e.url, e.format, e.events, e.serverIds, atIso, e.mentionRoleId],
   );
   return rows[0]!;
 }
@@ -71,6 +77,8 @@ export interface EndpointChange {
   events?: WebhookEvent[];
   /** null: every server. */
   serverIds?: string[] | null;
+  /** null: no one. */
+  mentionRoleId?: string | null;
   /** true pauses (by hand), false resumes: a resumed endpoint tries its waiting events afresh. */
   paused?: boolean;
 }
@@ -89,9 +97,11 @@ export async function updateEndpoint(
        server_ids = CASE WHEN $5 THEN $6::uuid[] ELSE server_ids END,
        paused_at = CASE WHEN $7::bool IS NULL THEN paused_at WHEN $7 THEN coalesce(paused_at, $8) ELSE NULL END,
        paused_reason = CASE WHEN $7::bool IS NULL THEN paused_reason WHEN $7 THEN coalesce(paused_reason, 'paused by hand') ELSE NULL END,
+       paused_by = CASE WHEN $7::bool IS NULL THEN paused_by WHEN $7 THEN coalesce(paused_by, 'hand') ELSE NULL END,
        retry_at = CASE WHEN $7 = false THEN NULL ELSE retry_at END,
        failing_since = CASE WHEN $7 = false THEN NULL ELSE failing_since END,
        failed_attempts = CASE WHEN $7 = false THEN 0 ELSE failed_attempts END,
+       mention_role_id = CASE WHEN $9 THEN $10 ELSE mention_role_id END,
        updated_at = $8
      WHERE id = $1 AND account_id = $2 RETURNING ${columns}`,
     [
@@ -103,6 +113,8 @@ export async function updateEndpoint(
       change.serverIds ?? null,
       change.paused ?? null,
       atIso,
+      'mentionRoleId' in change,
+      change.mentionRoleId ?? null,
     ],
   );
   return rows[0];

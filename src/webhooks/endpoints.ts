@@ -32,9 +32,11 @@ export const endpointView = (e: Endpoint, waiting: number): WebhookAnswer => ({
   format: e.format,
   events: e.events,
   serverIds: e.serverIds,
+  mentionRoleId: e.mentionRoleId,
   paused: e.pausedAt !== null,
   pausedAt: e.pausedAt,
   pausedReason: e.pausedReason,
+  pausedBy: e.pausedBy,
   failingSince: e.failingSince,
   nextAttemptAt: e.pausedAt === null ? e.retryAt : null,
   waiting,
@@ -60,6 +62,11 @@ export async function checkDestination(deps: EndpointDeps, url: string): Promise
   }
 }
 
+/** 400 for a role to mention on an endpoint that is not Discord's: nothing there could mention it. */
+function checkMention(format: Endpoint['format']): void {
+  if (format !== 'discord') throw badRequest('body mentionRoleId: only a discord endpoint mentions a role');
+}
+
 /** 400 unless every server named is a live server of the account; the ids lower-cased, sorted. */
 async function checkServers(deps: Core, accountId: string, serverIds: string[] | null | undefined): Promise<string[] | null> {
   if (!serverIds) return null;
@@ -78,11 +85,13 @@ export async function createEndpoint(
   const accountId = principalOf(ctx).accountId;
   await checkDestination(deps, input.url);
   const serverIds = await checkServers(deps, accountId, input.serverIds);
+  const mentionRoleId = input.mentionRoleId ?? null;
+  if (mentionRoleId !== null) checkMention(input.format);
   return inTransaction(deps.db, async (tx) => {
     const endpoint = await insertEndpoint(
       tx,
       accountId,
-      { url: input.url, format: input.format, events: input.events, serverIds },
+      { url: input.url, format: input.format, events: input.events, serverIds, mentionRoleId },
       iso(deps.clock.now()),
     );
     await auditAction(
@@ -91,7 +100,7 @@ export async function createEndpoint(
       {
         action: 'webhook.create',
         target: { type: 'webhook', id: endpoint.id },
-        details: { origin: originOf(endpoint.url), format: endpoint.format, events: endpoint.events, serverIds },
+        details: { origin: originOf(endpoint.url), format: endpoint.format, events: endpoint.events, serverIds, mentionRoleId },
       },
       tx,
     );
@@ -111,7 +120,13 @@ export async function changeEndpoint(deps: EndpointDeps, ctx: AppContext, id: st
   if (patch.events !== undefined) change.events = patch.events;
   if ('serverIds' in patch) change.serverIds = await checkServers(deps, accountId, patch.serverIds);
   if (patch.paused !== undefined) change.paused = patch.paused;
+  if ('mentionRoleId' in patch) change.mentionRoleId = patch.mentionRoleId ?? null;
   return inTransaction(deps.db, async (tx) => {
+    if (change.mentionRoleId) {
+      const found = await findEndpoint(tx, accountId, id, true);
+      if (!found) return undefined;
+      checkMention(found.format);
+    }
     const endpoint = await updateEndpoint(tx, accountId, id, change, iso(deps.clock.now()));
     if (!endpoint) return undefined;
     await auditAction(
@@ -126,6 +141,7 @@ export async function changeEndpoint(deps: EndpointDeps, ctx: AppContext, id: st
           ...(change.events ? { events: change.events } : {}),
           ...('serverIds' in change ? { serverIds: change.serverIds } : {}),
           ...(change.paused !== undefined ? { paused: change.paused } : {}),
+          ...('mentionRoleId' in change ? { mentionRoleId: change.mentionRoleId } : {}),
         },
       },
       tx,

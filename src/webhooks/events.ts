@@ -1,5 +1,5 @@
 // The events a community can subscribe an endpoint to, and the data each carries. Server-bound
-// events (a kill, a server going on or off line) go only to endpoints whose serverIds include
+// events (a kill, a server going on or off line, a watched player joining) go only to endpoints whose serverIds include
 // the server (or that name none); account-wide ones (bans, the queue, the trust pool) to every
 // endpoint subscribed. No event carries a position. Pure.
 
@@ -9,6 +9,7 @@ export const webhookEvents = [
   'ban.lifted',
   'server.online',
   'server.offline',
+  'player.watched.joined',
   'queue.granted',
   'trust.entry.approved',
 ] as const;
@@ -32,6 +33,16 @@ export interface KillData {
   distance: number;
   hitZone: string | null;
   headshot: boolean;
+  /** The killer's kills on the server since their last death there, this one included (0 for a suicide). */
+  killerStreak?: number;
+}
+
+export interface WatchedJoinedData {
+  serverId: string;
+  serverName: string;
+  player: PlayerRef;
+  watchedAt: string;
+  watchedBy: { id: string | null; name: string | null };
 }
 
 export interface ServerStatusData {
@@ -80,6 +91,7 @@ export interface TestData {
 export type OutboundEvent =
   | { type: 'kill'; data: KillData }
   | { type: 'server.online' | 'server.offline'; data: ServerStatusData }
+  | { type: 'player.watched.joined'; data: WatchedJoinedData }
   | { type: 'ban.created' | 'ban.lifted'; data: BanData }
   | { type: 'queue.granted'; data: QueueGrantedData }
   | { type: 'trust.entry.approved'; data: TrustApprovedData }

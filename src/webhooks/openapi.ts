@@ -45,7 +45,7 @@ export const webhookOperations: Operation[] = [
     ...common,
     method: 'patch',
     path: '/api/webhooks/{id}',
-    summary: "Changes an endpoint's url, events or servers; paused true pauses it, false resumes it",
+    summary: "Changes an endpoint's url, events, servers or role to mention (Discord); paused true pauses it, false resumes it",
     pathParams: id,
     body: 'webhook-update.json',
     responses: { 200: ['the endpoint', 'webhook.json'], ...withBody, ...missing },

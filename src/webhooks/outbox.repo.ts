@@ -132,7 +132,7 @@ export async function markWaiting(tx: Queryable, endpointId: string, retryAt: st
 /** The worker gives up on an endpoint: paused with the reason shown; its waiting events stay for a resume. */
 export async function pauseEndpoint(tx: Queryable, endpointId: string, nowIso: string, reason: string): Promise<void> {
   await tx.query(
-    `UPDATE webhook_endpoints SET paused_at = $2, paused_reason = $3, retry_at = NULL, failing_since = NULL, failed_attempts = 0,
+    `UPDATE webhook_endpoints SET paused_at = $2, paused_reason = $3, paused_by = 'failures', retry_at = NULL, failing_since = NULL, failed_attempts = 0,
        updated_at = $2 WHERE id = $1`,
     [endpointId, nowIso, reason],
   );

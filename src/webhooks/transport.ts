@@ -15,6 +15,8 @@ export interface PostResult {
   status?: number;
   /** The answer's body (its first 64 kB), as text. */
   body: string;
+  /** The answer's Retry-After header, when it has one. */
+  retryAfter?: string;
   /** Why no usable answer came: refused destination, network error, time limit. */
   error?: string;
   durationMs: number;
@@ -53,7 +55,9 @@ export async function postJson(url: string, body: string, headers: Record<string
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') });
+        const retryAfter = res.headers['retry-after'];
+        const done = () =>
+          finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), ...(retryAfter ? { retryAfter } : {}) });
         res.on('data', (chunk: Buffer) => {
           const room = responseLimitBytes - size;
           chunks.push(chunk.subarray(0, Math.max(0, room)));

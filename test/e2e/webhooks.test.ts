@@ -1,10 +1,12 @@
 // In a real Chromium, Webhooks: a standard endpoint added (its secret shown once, not back after a
 // reload), a test event sent and its delivery listed, paused with the reason shown and resumed,
-// removed; the page is offered to servers.manage only. The receiver listens on 127.0.0.1
+// removed; a Discord endpoint's role to mention; an endpoint the service paused after 24 hours of
+// failures told above every other page; the page is offered to servers.manage only. The receiver listens on 127.0.0.1
 // (WEBHOOK_ALLOW_PRIVATE=1).
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { deliverWebhooks } from '../../src/webhooks/delivery.ts';
+import { pauseEndpoint } from '../../src/webhooks/outbox.repo.ts';
 import { checkPage, e2eWorld, launchBrowser, newPage, noScriptErrors, signInContext } from '../helpers/browser.ts';
 import { password, userWithRole } from '../helpers/controller.ts';
 import { receiver } from '../helpers/webhook-receiver.ts';
@@ -62,6 +64,57 @@ test('webhooks: added with its secret shown once, tested, its delivery listed, p
     .getByRole('button', { name: 'Yes' })
     .click();
   await page.getByText('No webhooks yet.').waitFor();
+  noScriptErrors(t, page);
+});
+
+test('a Discord endpoint with a role to mention; an endpoint paused after 24 h of failures is told on every page', async (t) => {
+  const { env, base } = await e2eWorld(t, { WEBHOOK_ALLOW_PRIVATE: '1' });
+  const owner = await userWithRole(env, 'owner');
+  const r = await receiver(t, '/api/webhooks/1/token');
+  const { context, page } = await newPage(t, browser, base);
+  await signInContext(context, owner.username, password);
+
+  await page.goto('/webhooks');
+  const add = page.getByRole('region', { name: 'Add a webhook' });
+  await add.getByLabel('URL').fill(r.url);
+  await add.getByLabel('Watched player joins').check();
+  await add.getByLabel('Role to mention (optional)').fill('112233445566778899');
+  await add.getByRole('button', { name: 'Add webhook' }).click();
+  const row = page.getByRole('row').filter({ hasText: new URL(r.url).origin });
+  await row.getByText('Mentions the role 112233445566778899 when a watched player joins').waitFor();
+  t.regex(await row.innerText(), /Kills \(the killfeed\), Watched player joins/);
+  t.is(await page.getByRole('complementary', { name: 'Paused webhooks' }).count(), 0);
+  await row.getByRole('button', { name: 'Role to mention' }).click();
+  const roleForm = page.getByRole('form', { name: /Role to mention of/ });
+  await roleForm.getByLabel('Discord role id').fill('998877665544332211');
+  await roleForm.getByRole('button', { name: 'Save the role' }).click();
+  await row.getByText('Mentions the role 998877665544332211 when a watched player joins').waitFor();
+  await row.getByRole('button', { name: 'Role to mention' }).click();
+  await page
+    .getByRole('form', { name: /Role to mention of/ })
+    .getByLabel('Discord role id')
+    .fill('');
+  await page
+    .getByRole('form', { name: /Role to mention of/ })
+    .getByRole('button', { name: 'Save the role' })
+    .click();
+  await page.getByText(/mentions no one\./).waitFor();
+  t.is(await row.getByText(/Mentions the role/).count(), 0);
+
+  const { rows } = await env.deps.db.query<{ id: string }>('SELECT id FROM webhook_endpoints');
+  await pauseEndpoint(env.deps.db, rows[0]!.id, new Date(env.clock.now()).toISOString(), 'deliveries failed for 24 hours; last: HTTP 500');
+  await page.goto('/servers');
+  const alert = page.getByRole('complementary', { name: 'Paused webhooks' });
+  await alert.getByText(/A webhook was paused after 24 hours of failed deliveries/).waitFor();
+  await checkPage(t, page, 'servers-paused-webhook');
+  await alert.getByRole('link', { name: 'Open the webhooks' }).click();
+  await row.getByText('Paused after failures').waitFor();
+  t.is(await page.getByRole('complementary', { name: 'Paused webhooks' }).count(), 0, 'not on the webhooks page itself');
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await row.getByText('Active').waitFor();
+  await page.goto('/servers');
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  t.is(await page.getByRole('complementary', { name: 'Paused webhooks' }).count(), 0, 'gone once resumed');
   noScriptErrors(t, page);
 });
 

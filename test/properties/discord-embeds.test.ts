@@ -1,11 +1,14 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { discordLimits, embedChars, embedOf, firstMessageSize, lengthText, retryAfterOf } from '../../src/webhooks/discord.ts';
+import { discordLimits, embedChars, embedOf, firstMessageSize, lengthText } from '../../src/webhooks/discord.ts';
+import { askedWaitMs, maxAskedWaitMs, retryAfterHeaderMs, retryAfterOf } from '../../src/webhooks/asked-wait.ts';
 import type { OutboundEvent } from '../../src/webhooks/events.ts';
 
 // Discord messages (src/webhooks/discord.ts): whatever the events' texts (names, reasons, weapons
 // of any length and content), every embed keeps Discord's limits, and the events packed into one
-// message are at most 10 and 6000 characters, at least one, taken from the front in order.
+// message are at most 10 and 6000 characters, at least one, taken from the front in order. The
+// wait an answer asks (src/webhooks/asked-wait.ts) is read from its body or its Retry-After header
+// and always within 0 and an hour.
 
 const text = fc.string({ unit: 'grapheme', maxLength: 1500 });
 const ref = fc.record({ platformId: fc.string({ minLength: 1, maxLength: 30 }), name: fc.option(text, { nil: null }) });
@@ -23,6 +26,17 @@ const event: fc.Arbitrary<OutboundEvent> = fc.oneof(
       distance: fc.double({ min: 0, max: 5000, noNaN: true }),
       hitZone: fc.option(text, { nil: null }),
       headshot: fc.boolean(),
+      killerStreak: fc.nat({ max: 100_000 }),
+    }),
+  }),
+  fc.record({
+    type: fc.constant('player.watched.joined' as const),
+    data: fc.record({
+      serverId: fc.uuid(),
+      serverName: text,
+      player: ref,
+      watchedAt: iso,
+      watchedBy: fc.record({ id: fc.constant(null), name: fc.option(text, { nil: null }) }),
     }),
   }),
   fc.record({
@@ -89,6 +103,26 @@ test('retry_after is read from a 429 body only when it is a number of seconds', 
     }),
   );
   for (const body of ['', 'x', '{"retry_after": "2"}', '{"retry_after": -1}', 'null', '[1]']) t.is(retryAfterOf(body), undefined, body);
+});
+
+test('Retry-After is whole seconds or an HTTP date; a wait asked is the body first, bounded to an hour, never negative', (t) => {
+  const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+  t.is(retryAfterHeaderMs('120', now), 120_000);
+  t.is(retryAfterHeaderMs('Sat, 28 Nov 2026 12:00:30 GMT', now), 30_000);
+  t.is(retryAfterHeaderMs('Sat, 28 Nov 2026 11:59:00 GMT', now), -60_000);
+  for (const header of [undefined, '', '1.5', '-3', '+3', 'soon']) t.is(retryAfterHeaderMs(header, now), undefined, String(header));
+  t.is(askedWaitMs({ body: '{"retry_after": 0.25}', retryAfter: '9' }, now), 250, "Discord's body to the millisecond");
+  t.is(askedWaitMs({ body: 'busy', retryAfter: '9' }, now), 9000);
+  t.is(askedWaitMs({ body: '', retryAfter: 'Sat, 28 Nov 2026 11:59:00 GMT' }, now), 0, 'a date passed: no wait');
+  t.is(askedWaitMs({ body: '', retryAfter: String(7 * 86_400) }, now), maxAskedWaitMs, 'a week asked: an hour');
+  t.is(askedWaitMs({ body: '{"retry_after": 1e9}' }, now), maxAskedWaitMs);
+  t.is(askedWaitMs({ body: '' }, now), undefined);
+  fc.assert(
+    fc.property(fc.string(), fc.option(fc.string(), { nil: undefined }), (body, retryAfter) => {
+      const ms = askedWaitMs({ body, ...(retryAfter === undefined ? {} : { retryAfter }) }, now);
+      t.true(ms === undefined || (Number.isInteger(ms) && ms >= 0 && ms <= maxAskedWaitMs));
+    }),
+  );
 });
 
 test('a ban length reads in its two largest units', (t) => {

@@ -33,6 +33,7 @@ const applied = [
   '1732600000000_webhooks',
   '1795812144000_account-time-and-audit-syncs',
   '1795812551590_player-profiles',
+  '1795825348472_webhook-watch-and-streak',
 ];
 
 const migrations = async (db: pg.Client) =>
@@ -59,6 +60,7 @@ test('migrating twice runs the baseline once and leaves one of each function; th
     'server_players_name_seen',
     'webhook_enqueue_kills',
     'webhook_subscribed_servers',
+    'webhook_watch_servers',
     'seen_player_name',
   ]) {
     t.true(once.includes(name), name);

@@ -3,18 +3,22 @@
 // too for 24 h); a receiver that fails then recovers loses nothing and gets the events in order;
 // 24 h of failures pause the endpoint with the reason, a resume delivers what waited; a slow
 // endpoint delays no other; the test event; the deliveries kept (the last 100); the outbox written
-// in the ban's transaction (a refused ban queues nothing).
+// in the ban's transaction (a refused ban queues nothing); Retry-After honoured (429 and 503); a
+// receiver that dies mid-request and comes back loses nothing and gets the events in order; a
+// receiver that never answers holds up no ingestion.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { Webhook } from 'standardwebhooks';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
+import { registerServer } from '../../src/servers/server.ts';
 import { deliverWebhooks, giveUpMs } from '../../src/webhooks/delivery.ts';
 import { userWithRole } from '../helpers/controller.ts';
 import type { Session } from '../helpers/controller.ts';
 import { api, envFor } from '../helpers/controller-http.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { ev, ingest } from '../helpers/seed.ts';
 import { receiver } from '../helpers/webhook-receiver.ts';
 
 async function world(t: ExecutionContext) {
@@ -163,7 +167,7 @@ test('24 h of failures pause the endpoint with the reason; paused, it queues not
   t.is(env.clock.now() - start, giveUpMs, 'the last try falls at 24 h');
   t.true(tries > 20 && tries < 40, `${tries + 1} tries`);
   const paused = (await api(t, env, a, 'get', `/api/webhooks/${id}`)).body;
-  t.like(paused, { paused: true, waiting: 1, nextAttemptAt: null });
+  t.like(paused, { paused: true, pausedBy: 'failures', waiting: 1, nextAttemptAt: null });
   t.regex(paused.pausedReason, /failed for 24 hours .*HTTP 503: maintenance/);
   const received = r.received.length;
   await ban(t, env, a);
@@ -176,6 +180,7 @@ test('24 h of failures pause the endpoint with the reason; paused, it queues not
   t.like((await api(t, env, a, 'patch', `/api/webhooks/${id}`, { paused: false })).body, {
     paused: false,
     pausedReason: null,
+    pausedBy: null,
     failingSince: null,
   });
   await deliverWebhooks(env.deps);
@@ -255,4 +260,142 @@ test('an endpoint keeps its last 100 deliveries', async (t) => {
   );
   const { rows } = await env.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
   t.is(rows[0]!.n, 100);
+});
+
+test('a standard endpoint’s Retry-After is honoured: a 429 waits as asked (seconds) without failing; a 503 is tried again when its date says; an hour at most', async (t) => {
+  const { env, a } = await world(t);
+  const r = await receiver(t);
+  const { id } = await endpoint(t, env, a, { url: r.url, format: 'standard', events: ['ban.created'] });
+  const state = async () =>
+    (await api(t, env, a, 'get', `/api/webhooks/${id}`)).body as { nextAttemptAt: string | null; failingSince: string | null };
+  const at = (ms: number) => new Date(ms).toISOString();
+  await ban(t, env, a);
+
+  r.answer({ status: 429, headers: { 'retry-after': '120' } });
+  await deliverWebhooks(env.deps);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 120_000), failingSince: null });
+  env.clock.advance(119_000);
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 1, 'not before the time asked');
+
+  env.clock.advance(1000);
+  r.answer({ status: 503, body: 'restarting', headers: { 'retry-after': new Date(env.clock.now() + 45_000).toUTCString() } });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 2);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 45_000), failingSince: at(env.clock.now()) });
+
+  env.clock.advance(45_000);
+  r.answer({ status: 429, headers: { 'retry-after': String(7 * 86_400) } });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 3);
+  t.like(await state(), { nextAttemptAt: at(env.clock.now() + 3600_000) }, 'a week asked: an hour');
+
+  env.clock.advance(3600_000);
+  r.answer({ status: 204 });
+  await deliverWebhooks(env.deps);
+  t.is(r.received.length, 4);
+  const deliveries = (await api(t, env, a, 'get', `/api/webhooks/${id}/deliveries`)).body.deliveries as {
+    outcome: string;
+    attempt: number;
+    error: string | null;
+  }[];
+  t.deepEqual(deliveries.map((d) => [d.outcome, d.attempt, d.error]).reverse(), [
+    ['rate-limited', 1, 'asked to wait 120 s'],
+    ['failed', 1, 'HTTP 503: restarting (asked to wait 45 s)'],
+    ['rate-limited', 2, 'asked to wait 3600 s'],
+    ['delivered', 2, null],
+  ]);
+});
+
+test('a receiver that dies mid-run, its request unanswered, and comes back later: nothing lost, order kept', async (t) => {
+  const { env, a } = await world(t);
+  const received: string[] = [];
+  let dying = false;
+  const sockets = new Set<Socket>();
+  const serve = (port = 0) => {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = parsed(Buffer.concat(chunks).toString('utf8')).data.ban.id;
+        // The third request finds the process dying: read, never answered, its connection cut.
+        if (dying && received.length === 2) {
+          received.push(id);
+          for (const s of sockets) s.destroy();
+          server.close();
+          return;
+        }
+        received.push(id);
+        res.writeHead(204).end();
+      });
+    });
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    return new Promise<http.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  };
+  const first = await serve();
+  const port = (first.address() as AddressInfo).port;
+  const { id } = await endpoint(t, env, a, { url: `http://127.0.0.1:${port}/hook`, format: 'standard', events: ['ban.created'] });
+  const bans = [];
+  for (let i = 0; i < 5; i++) bans.push(await ban(t, env, a));
+  dying = true;
+  await deliverWebhooks(env.deps);
+  t.deepEqual(received, bans.slice(0, 3), 'two answered, the third cut off mid-request, the rest held back');
+  // While it is down: more events queue, and a try fails to connect.
+  for (let i = 0; i < 2; i++) bans.push(await ban(t, env, a));
+  env.clock.advance(10_000);
+  await deliverWebhooks(env.deps);
+  t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 5 });
+  const deliveries = (await api(t, env, a, 'get', `/api/webhooks/${id}/deliveries`)).body.deliveries as {
+    outcome: string;
+    error: string;
+  }[];
+  t.is(deliveries[0]!.outcome, 'failed');
+  t.regex(deliveries[0]!.error, /ECONNREFUSED/);
+  t.regex(deliveries[1]!.error, /socket hang up|ECONNRESET/);
+
+  // Back on the same port.
+  dying = false;
+  const back = await serve(port);
+  t.teardown(() => back.close());
+  env.clock.advance(20_000);
+  await deliverWebhooks(env.deps);
+  t.deepEqual(received, [...bans.slice(0, 3), ...bans.slice(2)], 'the one cut off sent again, then the rest, in order');
+  t.like((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body, { waiting: 0, failingSince: null });
+});
+
+test('a receiver that never answers holds up no ingestion: batches with kills for it are answered while its request hangs', async (t) => {
+  const { env, a } = await world(t);
+  const { server, ingestToken } = await registerServer(env.deps, a.accountId, { name: 'one' });
+  const one = { serverId: server.id, token: ingestToken };
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let arrived = 0;
+  const hung = http.createServer((req, res) => {
+    arrived += 1;
+    req.resume();
+    void held.then(() => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    release();
+    hung.close();
+  });
+  const { id } = await endpoint(t, env, a, {
+    url: `http://127.0.0.1:${(hung.address() as AddressInfo).port}/hook`,
+    format: 'standard',
+    events: ['kill'],
+  });
+  t.is((await ingest(env, one, [ev.kill(env.clock.now() - 5000, 1, 2)])).status, 200);
+  const run = deliverWebhooks(env.deps);
+  for (let i = 0; i < 500 && arrived === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(arrived, 1, 'its request hangs');
+  // Were ingestion waiting for the delivery, these would never be answered and the test would time out.
+  for (let i = 0; i < 3; i++) t.is((await ingest(env, one, [ev.kill(env.clock.now() - 4000 + i, 2, 3)])).status, 200);
+  t.is((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body.waiting, 4, 'queued behind the one in flight');
+  t.is(arrived, 1);
+  release();
+  await run;
 });

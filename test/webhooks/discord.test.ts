@@ -1,7 +1,8 @@
 // Discord endpoints against a fake Discord (127.0.0.1, WEBHOOK_ALLOW_PRIVATE=1) that checks every
 // message against Discord's limits and answers 429 with retry_after once: the wait counts as no
 // failure; kills and a server going on and off line, raised by ingestion in the batch's own call,
-// arrive in order, batched up to 10 embeds a message, with the players' K/D and no position; a
+// arrive in order, batched up to 10 embeds a message, with the players' K/D, the killer's streak
+// and no position; a
 // server not among the endpoint's serverIds sends nothing; a ban shows its player, reason, length
 // and who placed it.
 import test from 'ava';
@@ -113,7 +114,12 @@ test('kills and server status in order, 10 embeds a message, within limits; a 42
     Headshot: 'yes',
     [`K/D ${player(1).name}`]: '12.00 (12/0)',
     [`K/D ${player(2).name}`]: '0.00 (0/1)',
+    [`Streak ${player(1).name}`]: '1 kill since last death',
   });
+  t.deepEqual(
+    killEmbeds.map((e) => e.fields.find((f) => f.name.startsWith('Streak'))!.value),
+    kills.map((_, i) => `${i + 1} kill${i === 0 ? '' : 's'} since last death`),
+  );
   t.false(/1234|6789|position|coord/i.test(JSON.stringify(embeds)), 'no position');
 
   const deliveries = (await api(t, env, a, 'get', `/api/webhooks/${id}/deliveries`)).body.deliveries as {
@@ -149,4 +155,51 @@ test('a ban and its lifting: player, reason, length and who; a player name canno
   t.regex(fields.Length!, /^7 days 1 hour, until <t:\d+:f>$/);
   t.is(lifted!.title, 'Ban lifted: @everyone \\*\\*Rexx\\*\\*');
   t.like(Object.fromEntries(lifted!.fields.map((f) => [f.name, f.value])), { 'Lifted by': a.username.replace(/_/g, '\\_') });
+});
+
+test("the killer's streak: kills since their last death on that server, in the events' time order, across batches", async (t) => {
+  const { env, a, one, two } = await world(t);
+  const r = await receiver(t);
+  await api(t, env, a, 'post', '/api/webhooks', { url: r.url, format: 'standard', events: ['kill'] });
+  let ts = env.clock.now() - 100_000;
+  const at = () => (ts += 1000);
+  const death = (n: number, tsMs: number) => ({ id: crypto.randomUUID(), type: 'death', ts: tsMs, ...player(n), cause: 'fall' });
+  await ingest(env, one, [ev.kill(at(), 1, 2), ev.kill(at(), 1, 3)]);
+  await ingest(env, one, [ev.kill(at(), 1, 4), ev.kill(at(), 5, 1), ev.kill(at(), 1, 5)]);
+  // Sent out of order: the fall comes first by its time, so the kill after it starts a new streak.
+  const fallAt = at();
+  await ingest(env, one, [ev.kill(at(), 1, 2), death(1, fallAt)]);
+  await ingest(env, two, [ev.kill(at(), 1, 2)]);
+  await ingest(env, one, [ev.kill(at(), 1, 3), ev.kill(at(), 1, 1), ev.kill(at(), 1, 2)]);
+  for (let i = 0; i < 12 && r.received.length < 10; i++) await deliverWebhooks(env.deps);
+  const kills = r.received.map((x) => JSON.parse(x.body) as { data: { killer: { platformId: string }; killerStreak: number } });
+  t.deepEqual(
+    kills.map((k) => [k.data.killer.platformId, k.data.killerStreak]),
+    [
+      [player(1).platformId, 1],
+      [player(1).platformId, 2],
+      [player(1).platformId, 3],
+      [player(5).platformId, 1],
+      [player(1).platformId, 1],
+      [player(1).platformId, 1],
+      [player(1).platformId, 1],
+      [player(1).platformId, 2],
+      [player(1).platformId, 0],
+      [player(1).platformId, 1],
+    ],
+    'a suicide is no kill and ends the streak',
+  );
+  const { rows } = await env.deps.db.query<{ serverId: string; platformId: string; streak: number }>(
+    `SELECT server_id AS "serverId", platform_id AS "platformId", streak FROM server_players
+     WHERE platform_id = ANY($1::text[]) ORDER BY server_id = $2 DESC, platform_id`,
+    [[player(1).platformId, player(5).platformId], one.serverId],
+  );
+  t.deepEqual(
+    rows.map((x) => [x.serverId === one.serverId ? 'one' : 'two', x.platformId, x.streak]),
+    [
+      ['one', player(1).platformId, 1],
+      ['one', player(5).platformId, 0],
+      ['two', player(1).platformId, 1],
+    ],
+  );
 });

@@ -51,7 +51,7 @@ test('a standard endpoint: created with its secret shown once, listed without it
   t.is(rotated.body.webhook.previousSecretValidUntil, new Date(env.clock.now() + 24 * 3600_000).toISOString());
 
   const changed = await api(t, env, a, 'patch', `/api/webhooks/${id}`, { events: ['kill'], paused: true });
-  t.like(changed.body, { events: ['kill'], paused: true, pausedReason: 'paused by hand' });
+  t.like(changed.body, { events: ['kill'], paused: true, pausedReason: 'paused by hand', pausedBy: 'hand' });
   const resumed = await api(t, env, a, 'patch', `/api/webhooks/${id}`, { paused: false });
   t.like(resumed.body, { paused: false, pausedReason: null, pausedAt: null });
 
@@ -98,8 +98,11 @@ test('serverIds must be live servers of the account: another account’s or an u
 test('bodies: unknown events, fields or formats, and an empty change are 400s', async (t) => {
   const { env, a } = await world(t);
   for (const body of [
-    { url: hook, format: 'discord', events: ['player.watched.joined'] },
+    { url: hook, format: 'discord', events: ['player.watched.left'] },
     { url: hook, format: 'discord', events: [] },
+    { url: hook, format: 'discord', events: ['player.watched.joined'], mentionRoleId: '@here' },
+    { url: hook, format: 'discord', events: ['player.watched.joined'], mentionRoleId: '1234' },
+    { url: hook, format: 'standard', events: ['player.watched.joined'], mentionRoleId: '112233445566778899' },
     { url: hook, format: 'slack', events: ['kill'] },
     { url: hook, format: 'discord', events: ['kill'], secret: 'x' },
     { format: 'discord', events: ['kill'] },
@@ -109,6 +112,38 @@ test('bodies: unknown events, fields or formats, and an empty change are 400s', 
   const created = await api(t, env, a, 'post', '/api/webhooks', { url: hook, format: 'discord', events: ['kill'] });
   t.is((await api(t, env, a, 'patch', `/api/webhooks/${created.body.webhook.id}`, {})).status, 400);
   t.is((await api(t, env, a, 'patch', `/api/webhooks/${created.body.webhook.id}`, { format: 'standard' })).status, 400);
+  const standard = await api(t, env, a, 'post', '/api/webhooks', { url: hook, format: 'standard', events: ['kill'] });
+  const refused = await api(t, env, a, 'patch', `/api/webhooks/${standard.body.webhook.id}`, { mentionRoleId: '112233445566778899' });
+  t.is(refused.status, 400);
+  t.regex(refused.body.message, /mentionRoleId: only a discord endpoint/);
+});
+
+test("a Discord endpoint's role to mention: set at creation, changed, cleared, audited", async (t) => {
+  const { env, a } = await world(t);
+  const created = await api(t, env, a, 'post', '/api/webhooks', {
+    url: hook,
+    format: 'discord',
+    events: ['player.watched.joined'],
+    mentionRoleId: '112233445566778899',
+  });
+  t.is(created.status, 201);
+  t.is(created.body.webhook.mentionRoleId, '112233445566778899');
+  const id = created.body.webhook.id as string;
+  t.is(
+    (await api(t, env, a, 'patch', `/api/webhooks/${id}`, { mentionRoleId: '998877665544332211' })).body.mentionRoleId,
+    '998877665544332211',
+  );
+  t.is((await api(t, env, a, 'patch', `/api/webhooks/${id}`, { paused: true })).body.mentionRoleId, '998877665544332211', 'kept');
+  t.is((await api(t, env, a, 'patch', `/api/webhooks/${id}`, { mentionRoleId: null })).body.mentionRoleId, null);
+  t.is((await api(t, env, a, 'get', `/api/webhooks/${id}`)).body.mentionRoleId, null);
+  const { rows } = await env.deps.db.query<{ details: { mentionRoleId?: string | null } }>(
+    "SELECT details FROM audit_log WHERE action = 'webhook.update' AND target_id = $1 ORDER BY id",
+    [id],
+  );
+  t.deepEqual(
+    rows.map((r) => r.details.mentionRoleId),
+    ['998877665544332211', undefined, null],
+  );
 });
 
 test('tenancy: another account can neither see nor change nor test an endpoint, nor read its deliveries', async (t) => {

@@ -25,7 +25,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { AccountsPage } from './pages/accounts.tsx';
 import { PartnerKeysPage } from './pages/partner-keys.tsx';
 import { TrustPage } from './pages/trust.tsx';
-import { WebhooksPage } from './pages/webhooks.tsx';
+import { PausedWebhooksNotice, WebhooksPage } from './pages/webhooks.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { PlayerProfilePage } from './pages/player-profile.tsx';
 import { HeaderSearch, PlayerSearchPage } from './pages/player-search.tsx';
@@ -210,6 +210,7 @@ function Layout({ path, children }: { path: string; children: ComponentChildren 
           ))}
         </ul>
       </nav>
+      {can('servers.manage') && <PausedWebhooksNotice path={path} />}
       {children}
     </>
   );

@@ -40,6 +40,7 @@ DECLARE
   updated_of int[];
   updated servers[];
   status_subscribed uuid[] := '{}';
+  watch_subscribed uuid[] := '{}';
   was_online bool;
 BEGIN
   IF (SELECT count(DISTINCT s) FROM unnest(b_server) AS s) < cardinality(b_server) THEN
@@ -87,15 +88,22 @@ BEGIN
     PERFORM pg_advisory_xact_lock(l.k) FROM (SELECT DISTINCT hashtextextended(s::text, 0) AS k FROM unnest(b_server) AS s ORDER BY 1) AS l;
 
     -- Kills for the endpoints subscribed to them (src/webhooks/sql/outbox.sql), under the servers'
-    -- locks so that a server's batches queue them in the order they commit.
+    -- locks so that a server's batches queue them in the order they commit; before the totals, whose
+    -- stored streaks each kill's streak continues.
     IF kills.us IS NOT NULL THEN
-      PERFORM webhook_enqueue_kills(b_server, kills.server, kills.us, kills.killer, kills.killer_name, kills.victim, kills.victim_name,
-        kills.weapon, kills.distance, kills.headshot, kills.hit_zone);
+      PERFORM webhook_enqueue_kills(b_server, keep, e_batch, e_type, e_ts, e_player, e_name, e_killer, e_killer_name, e_weapon,
+        e_distance, e_headshot, e_hit_zone);
+    END IF;
+
+    -- The servers where a join may be a watched player's: most calls find none, and the totals
+    -- then read nothing more for it.
+    IF 'player.connect' = ANY (e_type) OR 'player.heartbeat' = ANY (e_type) THEN
+      watch_subscribed := webhook_watch_servers(b_server);
     END IF;
 
     SELECT coalesce(array_agg(t.out_batch), '{}'), coalesce(array_agg(t.out_totals), '{}') INTO totals_of, totals
-      FROM ingest_apply_totals(b_server, p_online_window, keep, e_batch, e_type, e_ts, e_player, e_name, e_killer, e_killer_name,
-        e_distance, e_headshot, e_fired, e_hits) AS t;
+      FROM ingest_apply_totals(b_server, b_received_at, p_online_window, watch_subscribed, keep, e_batch, e_type, e_ts, e_player, e_name,
+        e_killer, e_killer_name, e_distance, e_headshot, e_fired, e_hits) AS t;
 
     -- Every status is a sample of the dashboard's chart; a sample at an instant already stored is left out.
     INSERT INTO server_metrics (server_id, at, online, players, fps, uptime_seconds)

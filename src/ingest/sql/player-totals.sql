@@ -18,14 +18,23 @@
 --     a presence after a gap ends it at the last presence before the gap. Only these are written:
 --     a heartbeat within a session writes nothing;
 --   the ten newest kills and deaths by a player's hand (recent_kills_at, recent_deaths_at), by the
---     events' times, newest first, for the profile to read the kills by their key.
+--     events' times, newest first, for the profile to read the kills by their key;
+--   streak: the kills since the player's last death on the server (a kill's victim, or a death of
+--     any cause), in the order the events are applied: the batch's kills after its last death of
+--     the player, added to the stored streak when the batch has none;
+--   a session started (a join) of a player the server's account watches, on a server of
+--     p_watch_servers (those with an endpoint subscribed to player.watched.joined and a watched
+--     player, src/webhooks/sql/outbox.sql), raises player.watched.joined, unless the join is over
+--     10 minutes old when its batch arrives (an old log read again is no news).
 -- Answers, a row a batch with accepted events, the rows as written: a JSON array of [platformId,
 -- name, kills, deaths, headshots, killDistanceSum, playSeconds, shotsFired, shotsHit, onlineAt,
 -- presenceAt, nameAt] (epoch ms).
 DROP FUNCTION IF EXISTS ingest_apply_totals(uuid, interval, bool[], text[], timestamptz[], text[], text[], text[], text[], float8[], bool[], int8[], int8[]);
+DROP FUNCTION IF EXISTS ingest_apply_totals(uuid[], interval, bool[], int[], text[], timestamptz[], text[], text[], text[], text[], float8[], bool[],
+  int8[], int8[]);
 CREATE OR REPLACE FUNCTION ingest_apply_totals(
-  b_server uuid[], p_online_window interval, keep bool[], e_batch int[], e_type text[], e_ts timestamptz[],
-  e_player text[], e_name text[], e_killer text[], e_killer_name text[], e_distance float8[], e_headshot bool[],
+  b_server uuid[], b_received_at timestamptz[], p_online_window interval, p_watch_servers uuid[], keep bool[], e_batch int[], e_type text[],
+  e_ts timestamptz[], e_player text[], e_name text[], e_killer text[], e_killer_name text[], e_distance float8[], e_headshot bool[],
   e_fired int8[], e_hits int8[])
 RETURNS TABLE (out_batch int, out_totals text) LANGUAGE plpgsql AS $$
 BEGIN
@@ -46,7 +55,7 @@ BEGIN
   ), presence AS (
     -- The stored row by a primary-key probe a presence event: a join with the rows read, planned
     -- for the few rows a function's generic plan expects, was a nested loop over both.
-    SELECT t.b, t.id, t.ts, t.online, s.online_at AS stored_online, row_number() OVER w AS k, lag(t.ts) OVER w AS prev_ts, lag(t.online) OVER w AS prev_online
+    SELECT t.b, t.id, t.name, t.ts, t.online, s.online_at AS stored_online, row_number() OVER w AS k, lag(t.ts) OVER w AS prev_ts, lag(t.online) OVER w AS prev_online
     FROM touch t LEFT JOIN LATERAL (SELECT sp.online_at, sp.presence_at FROM server_players sp
                                     WHERE sp.server_id = b_server[t.b] AND sp.platform_id = t.id) AS s ON true
     WHERE t.online IS NOT NULL AND (s.presence_at IS NULL OR t.ts >= s.presence_at)
@@ -62,7 +71,7 @@ BEGIN
   ), marks AS (
     -- Sessions: g numbers a player's sessions begun in the batch (0: the one stored as running).
     SELECT y.*, sum(y.starts::int) OVER (PARTITION BY y.b, y.id ORDER BY y.k) AS g
-    FROM (SELECT x.b, x.id, x.ts, x.k, x.online, x.since, c.continues, x.online AND NOT c.continues AS starts
+    FROM (SELECT x.b, x.id, x.name, x.ts, x.k, x.online, x.since, c.continues, x.online AND NOT c.continues AS starts
           FROM spans x CROSS JOIN LATERAL (SELECT x.since IS NOT NULL AND x.ts - x.since <= p_online_window AS continues) AS c) AS y
   ), session_ends AS (
     -- A disconnect within a session ends it then; any presence after a gap ends the session before
@@ -80,6 +89,25 @@ BEGIN
       FROM session_ends e CROSS JOIN LATERAL (SELECT q.started_at FROM player_sessions q WHERE q.server_id = b_server[e.b] AND q.platform_id = e.id
                                               ORDER BY q.started_at DESC LIMIT 1) AS last
       WHERE e.g = 0 AND ps.server_id = b_server[e.b] AND ps.platform_id = e.id AND ps.started_at = last.started_at AND ps.ended_at IS NULL
+  ), watched_joins AS (
+    -- Nothing read unless the server is one of p_watch_servers; then a probe of the watch a join.
+    INSERT INTO webhook_outbox (endpoint_id, type, occurred_at, data)
+      SELECT w.id, 'player.watched.joined', m.ts,
+        jsonb_build_object('serverId', s.id, 'serverName', s.name, 'player', jsonb_build_object('platformId', m.id, 'name', m.name),
+          'watchedAt', pw.watched_at, 'watchedBy', jsonb_build_object('id', pw.watched_by_id, 'name', pw.watched_by_name))
+      FROM marks m
+      JOIN servers s ON s.id = b_server[m.b]
+      JOIN player_watches pw ON pw.account_id = s.account_id AND pw.platform_id = m.id
+      CROSS JOIN LATERAL webhook_endpoints_for(s.account_id, s.id, 'player.watched.joined') AS w(id)
+      WHERE m.starts AND b_server[m.b] = ANY (p_watch_servers) AND m.ts >= b_received_at[m.b] - interval '10 minutes'
+      ORDER BY w.id, m.ts, m.id
+  ), streaks AS (
+    -- Only the touches of kills and deaths: the kills after each player's last death in the batch.
+    SELECT x.b, x.id, (sum(x.kills) FILTER (WHERE x.lives = x.all_lives))::int AS streak
+    FROM (SELECT t.b, t.id, t.kills, sum(t.deaths) OVER (PARTITION BY t.b, t.id ORDER BY t.ts, t.i, t.sub) AS lives,
+            sum(t.deaths) OVER (PARTITION BY t.b, t.id) AS all_lives
+          FROM touch t WHERE t.kills = 1 OR t.deaths = 1) AS x
+    GROUP BY x.b, x.id
   ), counted AS (
     -- One sort: each player's newest named touch first, the sums over all of its touches, and its
     -- newest kills and deaths in that same order (the touches of a kill are named: newest first).
@@ -92,14 +120,17 @@ BEGIN
     ORDER BY t.b, t.id, t.name IS NULL, t.ts DESC, t.i DESC, t.sub DESC
   ), rows AS (
     INSERT INTO server_players AS sp (server_id, platform_id, name, kills, deaths, headshots, kill_distance_sum,
-        play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at, recent_kills_at, recent_deaths_at)
+        play_seconds, shots_fired, shots_hit, online_at, presence_at, name_at, recent_kills_at, recent_deaths_at, streak)
       SELECT b_server[c.b], c.id, c.name, c.kills, c.deaths, c.headshots, c.distance, coalesce(p.play, 0), c.fired, c.hits,
-        p.online_at, p.presence_at, c.name_at, c.kills_at, c.deaths_at
-      FROM counted c LEFT JOIN played p ON p.b = c.b AND p.id = c.id ORDER BY b_server[c.b], c.id
+        p.online_at, p.presence_at, c.name_at, c.kills_at, c.deaths_at, coalesce(k.streak, 0)
+      FROM counted c LEFT JOIN played p ON p.b = c.b AND p.id = c.id LEFT JOIN streaks k ON k.b = c.b AND k.id = c.id
+      ORDER BY b_server[c.b], c.id
       ON CONFLICT (server_id, platform_id) DO UPDATE SET
         kills = sp.kills + excluded.kills, deaths = sp.deaths + excluded.deaths, headshots = sp.headshots + excluded.headshots,
         kill_distance_sum = sp.kill_distance_sum + excluded.kill_distance_sum, play_seconds = sp.play_seconds + excluded.play_seconds,
         shots_fired = sp.shots_fired + excluded.shots_fired, shots_hit = sp.shots_hit + excluded.shots_hit,
+        -- A death in the batch (excluded.deaths) starts the streak again.
+        streak = CASE WHEN excluded.deaths > 0 THEN excluded.streak ELSE sp.streak + excluded.streak END,
         online_at = CASE WHEN excluded.presence_at IS NULL THEN sp.online_at ELSE excluded.online_at END,
         presence_at = coalesce(excluded.presence_at, sp.presence_at),
         name = CASE WHEN excluded.name IS NOT NULL AND (sp.name_at IS NULL OR excluded.name_at >= sp.name_at) THEN excluded.name ELSE sp.name END,

@@ -1,10 +1,13 @@
 // Webhooks: where the community's events go (Discord channels, or its own services signed per
 // Standard Webhooks). The list with each endpoint's state (paused and why, failing since, events
-// waiting), a new endpoint (its secret shown once), test, pause and resume, secret rotation,
-// removal, and each endpoint's last deliveries.
+// waiting), a new endpoint (its secret shown once; a Discord endpoint's role to mention when a
+// watched player joins), test, pause and resume, secret rotation, removal, and each endpoint's last
+// deliveries. PausedWebhooksNotice tells the community on every page when the service paused an
+// endpoint after 24 hours of failures.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { Link } from '../router.tsx';
 import {
   Badge,
   Choices,
@@ -30,6 +33,7 @@ const eventWords: [EventType, string][] = [
   ['ban.lifted', 'Bans lifted'],
   ['server.online', 'Server online'],
   ['server.offline', 'Server offline'],
+  ['player.watched.joined', 'Watched player joins'],
   ['queue.granted', 'Priority queue granted'],
   ['trust.entry.approved', 'Trust pool entry approved'],
 ];
@@ -44,7 +48,34 @@ const originOf = (url: string) => {
   }
 };
 
+/** Discord's ids of roles (snowflakes): what mentionRoleId takes. */
+const rolePattern = '[0-9]{17,20}';
+
+/**
+ * Shown above every page but this one (to those who manage servers) while the service has paused an
+ * endpoint after 24 hours of failed deliveries: its events wait until someone resumes it.
+ */
+export function PausedWebhooksNotice({ path }: { path: string }) {
+  const list = useLoad(() => api<WebhookList>('GET', '/api/webhooks'), [path]);
+  const failed = (list.data?.webhooks ?? []).filter((w) => w.pausedBy === 'failures');
+  if (path === '/webhooks' || failed.length === 0) return null;
+  const names = failed.map((w) => originOf(w.url)).join(', ');
+  return (
+    <aside class="alert-bar" aria-label="Paused webhooks">
+      {failed.length === 1 ? 'A webhook was' : `${failed.length} webhooks were`} paused after 24 hours of failed deliveries ({names}): its
+      events wait until you resume it. <Link href="/webhooks">Open the webhooks</Link>.
+    </aside>
+  );
+}
+
 function State({ w }: { w: Webhook }) {
+  if (w.paused && w.pausedBy === 'failures')
+    return (
+      <>
+        <Badge tone="bad">Paused after failures</Badge>
+        <div class="muted">{w.pausedReason}</div>
+      </>
+    );
   if (w.paused)
     return (
       <>
@@ -100,8 +131,16 @@ interface Form {
   events: Set<EventType>;
   scope: 'all' | 'some';
   servers: Set<string>;
+  mentionRoleId: string;
 }
-const emptyForm = (): Form => ({ url: '', format: 'discord', events: new Set(['kill']), scope: 'all', servers: new Set() });
+const emptyForm = (): Form => ({
+  url: '',
+  format: 'discord',
+  events: new Set(['kill']),
+  scope: 'all',
+  servers: new Set(),
+  mentionRoleId: '',
+});
 const toggled = <T,>(set: Set<T>, value: T) => {
   const next = new Set(set);
   if (!next.delete(value)) next.add(value);
@@ -116,6 +155,8 @@ export function WebhooksPage() {
   const [shown, setShown] = useState<{ title: string; secret: string } | null>(null);
   const [done, setDone] = useState('');
   const [open, setOpen] = useState<string | null>(null);
+  // The Discord endpoint whose role to mention is being changed, and the id typed.
+  const [roleOf, setRoleOf] = useState<{ id: string; role: string } | null>(null);
   const add = useAction();
   const row = useAction();
   const names = new Map((servers.data?.servers ?? []).map((s) => [s.id, s.name]));
@@ -126,11 +167,14 @@ export function WebhooksPage() {
       if (!f.url.trim()) throw new Problem('Give the URL the events go to.');
       if (f.events.size === 0) throw new Problem('Choose at least one event.');
       if (f.scope === 'some' && f.servers.size === 0) throw new Problem('Choose at least one server, or every server.');
+      const role = f.format === 'discord' ? f.mentionRoleId.trim() : '';
+      if (role && !new RegExp(`^${rolePattern}$`).test(role)) throw new Problem("A role's id is 17 to 20 digits (Discord: Copy Role ID).");
       const res = await api<WebhookCreated>('POST', '/api/webhooks', {
         url: f.url.trim(),
         format: f.format,
         events: eventWords.map(([v]) => v).filter((v) => f.events.has(v)),
         ...(f.scope === 'some' ? { serverIds: [...f.servers] } : {}),
+        ...(role ? { mentionRoleId: role } : {}),
       });
       if (res.secret) setShown({ title: `Signing secret of ${originOf(res.webhook.url)}`, secret: res.secret });
       setDone(`Events now go to ${originOf(res.webhook.url)}.`);
@@ -144,6 +188,17 @@ export function WebhooksPage() {
       setDone(message);
       list.reload();
     });
+  const saveRole = (e: Event, w: Webhook) => {
+    e.preventDefault();
+    const role = roleOf?.role.trim() ?? '';
+    void row.run(async () => {
+      if (role && !new RegExp(`^${rolePattern}$`).test(role)) throw new Problem("A role's id is 17 to 20 digits (Discord: Copy Role ID).");
+      await api('PATCH', `/api/webhooks/${w.id}`, { mentionRoleId: role || null });
+      setDone(role ? `${originOf(w.url)} mentions the role ${role} when a watched player joins.` : `${originOf(w.url)} mentions no one.`);
+      setRoleOf(null);
+      list.reload();
+    });
+  };
   const test = (w: Webhook) =>
     row.run(async () => {
       await api('POST', `/api/webhooks/${w.id}/test`);
@@ -197,7 +252,10 @@ export function WebhooksPage() {
                   {originOf(w.url)}
                   <div class="muted">{w.format === 'discord' ? 'Discord' : 'Standard (signed)'}</div>
                 </td>
-                <td>{w.events.map((e) => wordOf.get(e) ?? e).join(', ')}</td>
+                <td>
+                  {w.events.map((e) => wordOf.get(e) ?? e).join(', ')}
+                  {w.mentionRoleId && <div class="muted">Mentions the role {w.mentionRoleId} when a watched player joins</div>}
+                </td>
                 <td>{w.serverIds ? w.serverIds.map((id) => names.get(id) ?? id).join(', ') : 'Every server'}</td>
                 <td>
                   <State w={w} />
@@ -211,6 +269,15 @@ export function WebhooksPage() {
                     <button type="button" onClick={() => setOpen(open === w.id ? null : w.id)} aria-expanded={open === w.id}>
                       Deliveries
                     </button>
+                    {w.format === 'discord' && (
+                      <button
+                        type="button"
+                        onClick={() => setRoleOf(roleOf?.id === w.id ? null : { id: w.id, role: w.mentionRoleId ?? '' })}
+                        aria-expanded={roleOf?.id === w.id}
+                      >
+                        Role to mention
+                      </button>
+                    )}
                     {w.paused ? (
                       <button type="button" onClick={() => change(w, { paused: false }, `${originOf(w.url)} is resumed.`)}>
                         Resume
@@ -236,6 +303,27 @@ export function WebhooksPage() {
                   </div>
                 </td>
               </tr>
+              {roleOf?.id === w.id && (
+                <tr>
+                  <td colSpan={6}>
+                    <form onSubmit={(e) => saveRole(e, w)} aria-label={`Role to mention of ${originOf(w.url)}`}>
+                      <div class="row">
+                        <TextField
+                          label="Discord role id"
+                          value={roleOf.role}
+                          onInput={(role) => setRoleOf({ id: w.id, role })}
+                          pattern={rolePattern}
+                          maxLength={20}
+                          hint="Mentioned when a watched player joins. Empty: no one is mentioned."
+                        />
+                      </div>
+                      <button type="submit" disabled={row.busy}>
+                        Save the role
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              )}
               {open === w.id && (
                 <tr>
                   <td colSpan={6}>
@@ -277,8 +365,20 @@ export function WebhooksPage() {
               </label>
             ))}
           </fieldset>
+          {f.format === 'discord' && (
+            <div class="row">
+              <TextField
+                label="Role to mention (optional)"
+                value={f.mentionRoleId}
+                onInput={(mentionRoleId) => setF({ ...f, mentionRoleId })}
+                pattern={rolePattern}
+                maxLength={20}
+                hint="When a watched player joins, the message mentions this Discord role (its id: in Discord, Server Settings, Roles, Copy Role ID). Empty: no one is mentioned."
+              />
+            </div>
+          )}
           <Choices
-            legend="Servers (kills, online and offline)"
+            legend="Servers (kills, online and offline, watched players)"
             value={f.scope}
             onChange={(scope) => setF({ ...f, scope: scope as Form['scope'] })}
             options={[
