@@ -133,7 +133,7 @@ function checkConfig(c: Config): void {
   if (
     c.redisClusterNodes !== undefined &&
     (c.redisClusterNodes.length === 0 ||
-      c.redisClusterNodes.some((n) => n.host === '' || /[\[\],\s]/.test(n.host) || !int(n.port, 1, 65535)))
+      c.redisClusterNodes.some((n) => n.host === '' || /[[\],\s]/.test(n.host) || !int(n.port, 1, 65535)))
   )
     wrong('redisClusterNodes');
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(c.databaseSchema)) wrong('databaseSchema');
