@@ -60,8 +60,9 @@ function plainClient(target: RedisTarget): Redis {
 /**
  * The Cluster client. Reads and writes go to the masters (a replica may lag behind a write the
  * same request made). A command that meets a failover (MOVED, CLUSTERDOWN, a lost connection) is
- * retried on the new owner of its slot after the slots are fetched again; the offline queue holds
- * commands only while the client (re)learns the slots, never more than their timeout.
+ * retried on the new owner of its slot once the slots are fetched again, so a master replaced by
+ * its replica costs the commands in flight a wait of a few seconds, not an error. As with one
+ * server, no offline queue: while the client knows no live node at all, commands fail at once.
  */
 function clusterClient(nodes: { host: string; port: number }[], keyPrefix: string): Cluster {
   return new Cluster(nodes, {
@@ -70,7 +71,7 @@ function clusterClient(nodes: { host: string; port: number }[], keyPrefix: strin
     keyPrefix,
     lazyConnect: true,
     scaleReads: 'master',
-    enableOfflineQueue: true,
+    enableOfflineQueue: false,
     enableAutoPipelining: true,
     retryDelayOnFailover: 200,
     retryDelayOnClusterDown: 300,
