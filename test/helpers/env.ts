@@ -19,11 +19,15 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://post
  */
 export const testRedisClusterNodes = process.env.TEST_REDIS_CLUSTER_NODES || undefined;
 
-/** The Redis a world uses: the test's own if it names one, else the cluster under test, else REDIS_URL. */
+/** The Redis of the worlds (for a test that loads a configuration of its own): the cluster under test, else REDIS_URL. */
+export const testRedisEnv = (): Record<string, string | undefined> =>
+  testRedisClusterNodes ? { REDIS_CLUSTER_NODES: testRedisClusterNodes } : { REDIS_URL: process.env.REDIS_URL };
+
+/** The Redis a world uses: the test's own if it names one, else the worlds' one. */
 function redisOf(env: Record<string, string>): Record<string, string | undefined> {
-  if (env.REDIS_URL !== undefined || env.REDIS_CLUSTER_NODES !== undefined) return {};
-  return testRedisClusterNodes ? { REDIS_CLUSTER_NODES: testRedisClusterNodes } : { REDIS_URL: process.env.REDIS_URL };
+  return env.REDIS_URL !== undefined || env.REDIS_CLUSTER_NODES !== undefined ? {} : testRedisEnv();
 }
+
 export const t0 = Date.parse('2026-11-22T12:00:00.000Z');
 /** scrypt's cost in test worlds: a sixteenth of production's, as the tests make users and sign them in by the hundred. */
 export const testScryptN = 1024;

@@ -18,7 +18,7 @@ import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
 import { setupOperator, userWithRole } from '../helpers/controller.ts';
 import { ev, ingest, assertSchema, tenant, player } from '../helpers/seed.ts';
-import { t0 } from '../helpers/env.ts';
+import { t0, testRedisEnv } from '../helpers/env.ts';
 import { decide, rsaKey, submit } from '../helpers/trust.ts';
 
 const steam64 = player(7).platformId;
@@ -384,6 +384,7 @@ test('a withdrawn signing key signs nothing more: its cached proofs are not serv
         LOG_LEVEL: 'silent',
         DATABASE_URL: env.deps.config.databaseUrl,
         DATABASE_SCHEMA: env.deps.config.databaseSchema,
+        ...testRedisEnv(),
         REDIS_PREFIX: env.deps.config.redisPrefix,
         RATE_TRUST_LOOKUP: '1000',
         ...(keys.length > 0 ? { TRUST_SIGNING_KEY: keys.join('\n') } : {}),
