@@ -108,8 +108,15 @@ export async function writeServerState(
     );
   }
   return (
-    (await redis.applyServerState(...serverStateKeys(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !==
-    -1
+    (await redis.applyServerState(
+      ...serverStateKeys(serverId),
+      version,
+      mode,
+      rebuildToken,
+      statusJson,
+      staleBeforeMs,
+      JSON.stringify(players),
+    )) !== -1
   );
 }
 

@@ -18,6 +18,7 @@ export const scripts = {
   beginTrustScore: { file: '../trust/begin-score.lua', keys: 1 },
   storeTrustScore: { file: '../trust/store-score.lua', keys: 3 },
   dropTrustScores: { file: '../trust/drop-scores.lua', keys: 2 },
+  publishInOrder: { file: './publish.lua', keys: 1 },
 } as const;
 
 type ScriptReply = Promise<unknown>;

@@ -62,6 +62,21 @@ test.serial("pub/sub crosses nodes: a publish on any master reaches the other pr
   }
 });
 
+test.serial("pub/sub keeps a process's order: changes published one after another arrive in that order", async (t) => {
+  const heard: string[] = [];
+  other.cacheDrops.on('order', (keys) => heard.push(...keys));
+  const sent = Array.from({ length: 300 }, (_, i) => String(i));
+  // Each in a tick of its own, none waiting for the one before (as concurrent requests make them).
+  const published: Promise<void>[] = [];
+  for (const key of sent) {
+    published.push(invalidate(env.deps, { cache: 'order', key }));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(published);
+  for (let waitedMs = 0; heard.length < sent.length && waitedMs < 10_000; waitedMs += 20) await delay(20);
+  t.deepEqual(heard, sent);
+});
+
 test.serial(
   'a master stopped mid-traffic: its replica takes over, at most the requests in flight fail, and the derived state converges',
   async (t) => {

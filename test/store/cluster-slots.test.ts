@@ -33,6 +33,7 @@ const scriptKeys: Record<keyof typeof scripts, (n: number) => string[]> = {
     return [k.score, k.computing, k.held];
   },
   dropTrustScores: (n) => Object.values(trustBucketKeys(n % 8)),
+  publishInOrder: (n) => [['cache:invalidate', 'operator:data-api', 'commands:wake'][n % 3]!],
 };
 
 /** The keys of each transaction and multi-key command (src/stats/stats.store.ts, src/servers/server.ts, src/trust/score.store.ts). */

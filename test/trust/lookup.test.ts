@@ -13,6 +13,7 @@ import { invalidateTrustScores } from '../../src/trust/lookup.ts';
 import { beginScore, cachedScore, storeScore } from '../../src/trust/score.store.ts';
 import { trustScoreKeys } from '../../src/store/keys.ts';
 import { invalidationChannel } from '../../src/store/invalidation.ts';
+import { publish } from '../../src/store/publish.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
@@ -233,7 +234,7 @@ test('a drop is broadcast to the other processes only when Redis held a score of
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   // A message published after the one awaited would arrive by now too: the listener reads in order.
-  await env.deps.redis.publish(invalidationChannel(env.deps), JSON.stringify({ cache: 'apiKey', key: 'marker' }));
+  await publish(env.deps, 'cache:invalidate', JSON.stringify({ cache: 'apiKey', key: 'marker' }));
   for (let i = 0; i < 200 && !heard.some((keys) => keys === undefined); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   const drops = heard.filter((keys) => keys !== undefined);
   t.is(drops.length, 1, 'one broadcast: the drops of players without stored scores sent none, nor the drop after the score went');
