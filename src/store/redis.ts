@@ -78,8 +78,35 @@ function clusterClient(nodes: { host: string; port: number }[], keyPrefix: strin
     retryDelayOnClusterDown: 300,
     retryDelayOnTryAgain: 100,
     maxRedirections: 16,
-    slotsRefreshTimeout: 2000,
+    // As long as a connection may take: a loaded process reads the answer late, and a refresh that
+    // times out on every node fails the connect.
+    slotsRefreshTimeout: 3000,
     clusterRetryStrategy: (times: number) => Math.min(100 * times, 2000),
     redisOptions: connectionOptions,
   });
+}
+
+/**
+ * Connects the client. The Cluster client gives up its first connect as soon as one fetch of the
+ * slots fails on every node it was given (a node restarting, a failover under way, a process too
+ * loaded to read the answer in time), and then keeps trying (clusterRetryStrategy): a cluster that
+ * becomes ready within waitMs is waited for rather than failing the start.
+ */
+export async function connectRedis(redis: Redis | Cluster, waitMs = 15_000): Promise<void> {
+  try {
+    await redis.connect();
+  } catch (err) {
+    if (!(redis instanceof Cluster) || redis.status === 'end') throw err;
+    await new Promise<void>((resolve, reject) => {
+      const ready = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        redis.off('ready', ready);
+        reject(err as Error);
+      }, waitMs);
+      redis.once('ready', ready);
+    });
+  }
 }

@@ -11,6 +11,7 @@ import type { Deps } from '../../src/deps.ts';
 import { lagGraceMs, reconcileDerivedState } from '../../src/derived/reconcile.ts';
 import { invalidate, invalidationChannel } from '../../src/store/invalidation.ts';
 import { serverKeys } from '../../src/store/keys.ts';
+import { connectRedis, createRedis } from '../../src/store/redis.ts';
 import { testEnv } from '../helpers/env.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { privateCluster, untilOk } from '../helpers/private-cluster.ts';
@@ -75,6 +76,34 @@ test.serial("pub/sub keeps a process's order: changes published one after anothe
   await Promise.all(published);
   for (let waitedMs = 0; heard.length < sent.length && waitedMs < 10_000; waitedMs += 20) await delay(20);
   t.deepEqual(heard, sent);
+});
+
+test.serial('a cluster that stops answering: a command fails after the command timeout, as with one Redis', async (t) => {
+  const masters = [];
+  for (const member of cluster.members) if ((await member.admin.info('replication')).includes('role:master')) masters.push(member);
+  await Promise.all(masters.map((m) => m.admin.call('CLIENT', 'PAUSE', '4000', 'ALL')));
+  const started = Date.now();
+  await t.throwsAsync(env.deps.redis.get('paused'), { message: /timed out/ });
+  const waitedMs = Date.now() - started;
+  t.true(waitedMs >= 1900 && waitedMs < 3900, `failed after ${waitedMs} ms`);
+  await Promise.all(masters.map((m) => m.admin.call('CLIENT', 'UNPAUSE')));
+  t.is(await env.deps.redis.get('paused'), null);
+});
+
+test.serial('a start while the cluster does not answer yet waits for it instead of failing', async (t) => {
+  const [node] = cluster.members.filter((m) => m.admin.status === 'ready');
+  const client = createRedis({
+    redisUrl: 'redis://unused',
+    redisClusterNodes: [{ host: '127.0.0.1', port: node!.port }],
+    redisPrefix: 'start:',
+  });
+  t.teardown(() => client.disconnect());
+  // Its only startup node answers nothing for 4 s: the first fetch of the slots times out.
+  await node!.admin.call('CLIENT', 'PAUSE', '4000', 'ALL');
+  const started = Date.now();
+  await connectRedis(client);
+  t.true(Date.now() - started >= 2000, 'the first connect failed and was waited past');
+  t.is(await client.ping(), 'PONG');
 });
 
 test.serial(
