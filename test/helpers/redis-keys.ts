@@ -36,10 +36,14 @@ export async function prefixedKeys(deps: WithRedis): Promise<string[]> {
 export async function deleteAllKeys(deps: WithRedis): Promise<number> {
   const prefix = deps.config.redisPrefix;
   if (!prefix) throw new Error('refusing to delete keys without a REDIS_PREFIX');
+  // One group on one Redis; a group a slot on a cluster.
+  const cluster = deps.redis instanceof Cluster;
   const bySlot = new Map<number, string[]>();
   for (const key of await prefixedKeys(deps)) {
-    const slot = calculateSlot(prefix + key);
-    bySlot.set(slot, [...(bySlot.get(slot) ?? []), key]);
+    const slot = cluster ? calculateSlot(prefix + key) : 0;
+    const group = bySlot.get(slot);
+    if (group) group.push(key);
+    else bySlot.set(slot, [key]);
   }
   let deleted = 0;
   for (const keys of bySlot.values()) {
