@@ -5,6 +5,7 @@
 // owner ("bench-owner") signs the controller requests in with a session made per run.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { Cluster } from 'ioredis';
 import type { Deps } from '../src/deps.ts';
 import { mintApiKey } from '../src/accounts/api-key.ts';
 import { findAccount, insertAccount } from '../src/accounts/account.repo.ts';
@@ -218,13 +219,18 @@ export async function prepareRedis(deps: Deps, say: (line: string) => void): Pro
   const prefix = deps.config.redisPrefix;
   if (!prefix) throw new Error('refusing to clean Redis without a key prefix');
   let deleted = 0;
-  let cursor = '0';
-  do {
-    // SCAN patterns are not prefixed by ioredis; DEL arguments are, so strip the prefix first.
-    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) deleted += await deps.redis.del(...keys.map((k) => k.slice(prefix.length)));
-  } while (cursor !== '0');
+  // On a Redis Cluster every master holds some of the keys, and one DEL may name keys of one slot
+  // only: each master is scanned, and each key deleted on its own (the client pipelines them).
+  for (const holder of deps.redis instanceof Cluster ? deps.redis.nodes('master') : [deps.redis]) {
+    let cursor = '0';
+    do {
+      // SCAN patterns are not prefixed by ioredis; DEL arguments are, so strip the prefix first.
+      const [next, keys] = await holder.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      const counts = await Promise.all(keys.map((k) => deps.redis.del(k.slice(prefix.length))));
+      deleted += counts.reduce((sum, n) => sum + n, 0);
+    } while (cursor !== '0');
+  }
   const started = performance.now();
   const rebuilt = await rebuildDerivedState(deps);
   say(

@@ -29,6 +29,11 @@ export interface Config {
   databaseSchema: string;
   pgPoolSize: number;
   redisUrl: string;
+  /**
+   * REDIS_CLUSTER_NODES: some nodes of a Redis Cluster (the client learns the rest from them). When
+   * set, every process uses the Cluster client and REDIS_URL is not used.
+   */
+  redisClusterNodes: { host: string; port: number }[] | undefined;
   redisPrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataApiEnabled: boolean;
@@ -102,6 +107,7 @@ const envSchema = {
     DATABASE_SCHEMA: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' },
     PG_POOL_SIZE: int(4, 1, 100),
     REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    REDIS_CLUSTER_NODES: { type: 'string', minLength: 1, maxLength: 2000 },
     REDIS_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9:_-]*$', default: '' },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     DATA_API_ENABLED: { type: 'boolean', default: true },
@@ -187,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   problems.push(...store.problems);
   const trustKeys = trustSigningKeysFrom(v.TRUST_SIGNING_KEY as string | undefined, v.TRUST_SIGNING_KEY_FILE as string | undefined);
   problems.push(...trustKeys.problems);
+  const redisClusterNodes = clusterNodesFrom(v.REDIS_CLUSTER_NODES as string | undefined, problems);
   const gameFilesDir = gameFilesDirFrom(v.GAME_FILES_DIR as string | undefined, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const jwtSecret = (v.JWT_SECRET as string | undefined) ?? randomBytes(32).toString('base64url');
@@ -198,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseSchema: v.DATABASE_SCHEMA as string,
     pgPoolSize: v.PG_POOL_SIZE as number,
     redisUrl: v.REDIS_URL as string,
+    redisClusterNodes,
     redisPrefix: v.REDIS_PREFIX as string,
     logLevel: v.LOG_LEVEL as Config['logLevel'],
     dataApiEnabled: v.DATA_API_ENABLED as boolean,
@@ -255,6 +263,22 @@ function addressList(value: unknown, name: string, problems: string[]): string[]
     if (!ipaddr.isValidCIDR(entry) && !ipaddr.isValid(entry)) problems.push(`${name}: "${entry}" is not an address or CIDR range`);
   }
   return entries;
+}
+
+/** REDIS_CLUSTER_NODES: "host:port" entries separated by commas (an IPv6 host in brackets). */
+function clusterNodesFrom(value: string | undefined, problems: string[]): Config['redisClusterNodes'] {
+  if (value === undefined) return undefined;
+  const nodes: { host: string; port: number }[] = [];
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      problems.push(`REDIS_CLUSTER_NODES: "${entry}" is not host:port (the list is host:port,host:port,...)`);
+      continue;
+    }
+    nodes.push({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+  }
+  return nodes.length > 0 ? nodes : undefined;
 }
 
 /**

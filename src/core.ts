@@ -23,7 +23,7 @@ export function createCore(config: Config, overrides: { clock?: Clock; log?: Log
   return {
     config,
     db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
-    redis: createRedis(config.redisUrl, config.redisPrefix),
+    redis: createRedis(config),
     clock: overrides.clock ?? systemClock,
     log: overrides.log ?? createLog(config.logLevel),
   };

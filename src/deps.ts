@@ -17,6 +17,7 @@ import { AgentWaits, agentWakeChannel, onAgentWake } from './commands/agent-wait
 import type { AgentWaitsHeld } from './commands/agent-waits.ts';
 import { dataApiRuntime, dataApiSwitchChannel, loadDataApiSwitch, onDataApiSwitch } from './operator/data-api-switch.ts';
 import type { DataApiRuntime } from './operator/data-api-switch.ts';
+import { connectRedis } from './store/redis.ts';
 
 type Caches = CachesOf<typeof capabilities>;
 
@@ -49,7 +50,7 @@ export function createDeps(config: Config, overrides: { clock?: Clock; log?: Log
 
 /** Connects Redis and follows what other processes publish (the Data API switch, cache drops, agent wake-ups). */
 export async function connectDeps(deps: Deps): Promise<void> {
-  await deps.redis.connect();
+  await connectRedis(deps.redis);
   deps.closers.push(
     await followChannels(deps, {
       [dataApiSwitchChannel(deps)]: (value) => onDataApiSwitch(deps, value),

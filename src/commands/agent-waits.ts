@@ -3,9 +3,10 @@
 // wakes the polls of its server here. A wake-up lost (Redis down, a subscriber reconnecting) costs
 // at most one poll's wait: the next poll finds the command in PostgreSQL.
 import type { Core } from '../core.ts';
+import { channelOf, publish } from '../store/publish.ts';
 
 const channel = 'commands:wake';
-export const agentWakeChannel = (deps: Pick<Core, 'config'>) => `${deps.config.redisPrefix}${channel}`;
+export const agentWakeChannel = (deps: Pick<Core, 'config'>) => channelOf(deps, channel);
 
 export class AgentWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
@@ -65,7 +66,7 @@ export class AgentWaits {
 export async function wakeAgents(deps: Core & AgentWaitsHeld, serverIds: string[]): Promise<void> {
   if (serverIds.length === 0) return;
   deps.agentWaits.wake(serverIds);
-  await deps.redis.publish(agentWakeChannel(deps), serverIds.join(',')).catch((err: unknown) => {
+  await publish(deps, channel, serverIds.join(',')).catch((err: unknown) => {
     deps.log.warn({ err }, 'agent wake-up not published; the agents find the commands at their next poll');
   });
 }

@@ -5,6 +5,7 @@
 import type { Config } from '../config.ts';
 import type { Core } from '../core.ts';
 import { dataApiSwitchKey } from '../store/keys.ts';
+import { channelOf, publish } from '../store/publish.ts';
 
 /** What the process knows of the switch. */
 export interface DataApiRuntime {
@@ -15,16 +16,14 @@ export const dataApiRuntime = (config: Pick<Config, 'dataApiEnabled'>): DataApiR
   dataApiEnabled: config.dataApiEnabled,
 });
 
-const channelOf = (deps: Pick<Core, 'config'>) => `${deps.config.redisPrefix}${dataApiSwitchKey}`;
-
 export async function setDataApiEnabled(deps: Core & DataApiRuntime, enabled: boolean): Promise<void> {
   const value = enabled ? '1' : '0';
   await deps.redis.set(dataApiSwitchKey, value);
   deps.runtime.dataApiEnabled = enabled;
-  await deps.redis.publish(channelOf(deps), value);
+  await publish(deps, dataApiSwitchKey, value);
 }
 
-export const dataApiSwitchChannel = channelOf;
+export const dataApiSwitchChannel = (deps: Pick<Core, 'config'>) => channelOf(deps, dataApiSwitchKey);
 
 /** A change published by any process (this one included). */
 export function onDataApiSwitch(deps: Core & DataApiRuntime, value: string): void {

@@ -67,7 +67,8 @@ export function decodeTotals(value: string): PlayerTotals {
   return t;
 }
 
-const keysOf = (serverId: string) => {
+/** The keys applyServerState names, in its KEYS order. */
+export const serverStateKeys = (serverId: string) => {
   const k = serverKeys(serverId);
   return [k.players, k.ranking('kills'), k.ranking('kd'), k.online, k.status, k.pages, k.generation, k.meta, k.applied];
 };
@@ -107,8 +108,15 @@ export async function writeServerState(
     );
   }
   return (
-    (await redis.applyServerState(...keysOf(serverId), version, mode, rebuildToken, statusJson, staleBeforeMs, JSON.stringify(players))) !==
-    -1
+    (await redis.applyServerState(
+      ...serverStateKeys(serverId),
+      version,
+      mode,
+      rebuildToken,
+      statusJson,
+      staleBeforeMs,
+      JSON.stringify(players),
+    )) !== -1
   );
 }
 
@@ -122,7 +130,7 @@ export async function beginServerRebuild(redis: AppRedis, serverId: string): Pro
   const k = serverKeys(serverId);
   await redis
     .multi()
-    .del(...keysOf(serverId).filter((key) => key !== k.generation), ...k.retired)
+    .del(...serverStateKeys(serverId).filter((key) => key !== k.generation), ...k.retired)
     .incr(k.generation)
     .hset(k.meta, 'r', token)
     .exec();

@@ -6,6 +6,7 @@
 // 'apiKey', ...); this module knows no capability.
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.ts';
+import { channelOf, publish } from './publish.ts';
 
 /** A change: one key of a topic, or several. */
 export type CacheEntry = { cache: string; key: string } | { cache: string; keys: string[] };
@@ -35,7 +36,7 @@ export interface CacheDropsHeld {
 }
 
 const channel = 'cache:invalidate';
-export const invalidationChannel = (deps: Pick<Core, 'config'>) => `${deps.config.redisPrefix}${channel}`;
+export const invalidationChannel = (deps: Pick<Core, 'config'>) => channelOf(deps, channel);
 
 const keysOf = (entry: CacheEntry) => ('keys' in entry ? entry.keys : [entry.key]);
 
@@ -45,7 +46,7 @@ const keysOf = (entry: CacheEntry) => ('keys' in entry ? entry.keys : [entry.key
  */
 export async function invalidate(deps: Core & CacheDropsHeld, entry: CacheEntry): Promise<void> {
   deps.cacheDrops.drop(entry.cache, keysOf(entry));
-  await deps.redis.publish(invalidationChannel(deps), JSON.stringify({ ...entry, from: deps.cacheDrops.origin })).catch((err: unknown) => {
+  await publish(deps, channel, JSON.stringify({ ...entry, from: deps.cacheDrops.origin })).catch((err: unknown) => {
     deps.log.warn({ err, cache: entry.cache }, 'cache invalidation not published; other processes drop it within AUTH_CACHE_MS');
   });
 }

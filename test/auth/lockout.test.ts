@@ -251,7 +251,10 @@ test.serial('an unknown user takes about as long as a wrong password', async (t)
 
 test('login answers 503 when Redis is unreachable, even with the right password', async (t) => {
   const env = shared;
-  const broken = createDeps({ ...env.deps.config, redisUrl: 'redis://127.0.0.1:1' }, { clock: env.clock, log: env.deps.log });
+  const broken = createDeps(
+    { ...env.deps.config, redisUrl: 'redis://127.0.0.1:1', redisClusterNodes: undefined },
+    { clock: env.clock, log: env.deps.log },
+  );
   t.teardown(async () => {
     broken.redis.disconnect();
     await broken.db.end();

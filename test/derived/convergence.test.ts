@@ -120,7 +120,10 @@ test.serial(
     const now = env.clock.now();
     t.is((await ingest(env, a, [ev.kill(now - 5000, 1, 2)])).status, 200);
     // The same service with its Redis unreachable: PostgreSQL commits, the write is lost.
-    const cut = createDeps({ ...env.deps.config, redisUrl: 'redis://127.0.0.1:1' }, { clock: env.clock, log: env.deps.log });
+    const cut = createDeps(
+      { ...env.deps.config, redisUrl: 'redis://127.0.0.1:1', redisClusterNodes: undefined },
+      { clock: env.clock, log: env.deps.log },
+    );
     t.teardown(async () => {
       cut.redis.disconnect();
       await cut.db.end();

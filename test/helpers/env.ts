@@ -10,8 +10,24 @@ import { closeDeps, connectDeps, createDeps } from '../../src/deps.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLog } from '../../src/log.ts';
 import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
+import { deleteAllKeys } from './redis-keys.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_test';
+/**
+ * TEST_REDIS_CLUSTER_NODES (host:port,...): the worlds use that Redis Cluster (scripts/ci/redis-cluster.sh)
+ * instead of REDIS_URL, unless a test names its own Redis.
+ */
+export const testRedisClusterNodes = process.env.TEST_REDIS_CLUSTER_NODES || undefined;
+
+/** The Redis of the worlds (for a test that loads a configuration of its own): the cluster under test, else REDIS_URL. */
+export const testRedisEnv = (): Record<string, string | undefined> =>
+  testRedisClusterNodes ? { REDIS_CLUSTER_NODES: testRedisClusterNodes } : { REDIS_URL: process.env.REDIS_URL };
+
+/** The Redis a world uses: the test's own if it names one, else the worlds' one. */
+function redisOf(env: Record<string, string>): Record<string, string | undefined> {
+  return env.REDIS_URL !== undefined || env.REDIS_CLUSTER_NODES !== undefined ? {} : testRedisEnv();
+}
+
 export const t0 = Date.parse('2026-11-22T12:00:00.000Z');
 /** scrypt's cost in test worlds: a sixteenth of production's, as the tests make users and sign them in by the hundred. */
 export const testScryptN = 1024;
@@ -32,7 +48,7 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDatabaseUrl,
     DATABASE_SCHEMA: schema,
-    REDIS_URL: process.env.REDIS_URL,
+    ...redisOf(env),
     REDIS_PREFIX: `${schema}:`,
     PG_POOL_SIZE: '3',
     PASSWORD_SCRYPT_N: String(testScryptN),
@@ -46,7 +62,7 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
   const deps = createDeps(config, { clock, log });
   const close = async () => {
     await deps.db.query(`DROP SCHEMA ${schema} CASCADE`);
-    await deleteKeys(deps, `${schema}:*`);
+    await deleteAllKeys(deps);
     await closeDeps(deps);
   };
   // A world that fails to connect is removed, and its connections closed: none may hold the test process open.
@@ -56,15 +72,4 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
   });
   const request = supertest(createApp(deps).callback());
   return { deps, clock, request, close };
-}
-
-async function deleteKeys(deps: Deps, pattern: string): Promise<void> {
-  // SCAN patterns are not prefixed by ioredis; DEL arguments are, so strip the prefix first.
-  const prefix = deps.config.redisPrefix;
-  let cursor = '0';
-  do {
-    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await deps.redis.del(...keys.map((k) => k.slice(prefix.length)));
-  } while (cursor !== '0');
 }

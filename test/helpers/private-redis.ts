@@ -13,7 +13,7 @@ export interface PrivateRedis {
   stop: () => Promise<void>;
 }
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {

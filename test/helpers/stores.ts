@@ -1,27 +1,9 @@
 // Direct looks into the stores of a test environment: every key of its Redis prefix, every row of
 // its PostgreSQL schema. For tests that check what is (or is not) kept, beneath the API.
 import type { Deps } from '../../src/deps.ts';
+import { prefixedKeys } from './redis-keys.ts';
 
-/** Every Redis key of the environment's prefix, without the prefix (as ioredis commands take them). */
-export async function prefixedKeys(deps: Deps): Promise<string[]> {
-  // SCAN patterns are not prefixed by ioredis, and the keys it returns carry the prefix.
-  const prefix = deps.config.redisPrefix;
-  const found = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) found.add(key.slice(prefix.length));
-  } while (cursor !== '0');
-  return [...found].sort();
-}
-
-/** Deletes every Redis key of the environment's prefix (a FLUSHALL confined to this test's world). */
-export async function deleteAllKeys(deps: Deps): Promise<number> {
-  const keys = await prefixedKeys(deps);
-  for (let i = 0; i < keys.length; i += 500) await deps.redis.del(...keys.slice(i, i + 500));
-  return keys.length;
-}
+export { deleteAllKeys, prefixedKeys } from './redis-keys.ts';
 
 /** Every Redis key of the prefix with its whole value as text (members, fields, scores included; hash fields sorted). */
 export async function redisDump(deps: Deps): Promise<Map<string, string>> {

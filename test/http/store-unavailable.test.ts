@@ -15,7 +15,10 @@ let closeBroken: () => Promise<void>;
 test.before(async () => {
   env = await testEnv();
   a = await tenant(env.deps);
-  const broken = createDeps({ ...env.deps.config, redisUrl: 'redis://127.0.0.1:1' }, { clock: env.clock, log: env.deps.log });
+  const broken = createDeps(
+    { ...env.deps.config, redisUrl: 'redis://127.0.0.1:1', redisClusterNodes: undefined },
+    { clock: env.clock, log: env.deps.log },
+  );
   request = supertest(createApp(broken).callback());
   closeBroken = async () => {
     broken.redis.disconnect();

@@ -16,6 +16,7 @@ const names = [
   'DATABASE_SCHEMA',
   'PG_POOL_SIZE',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'REDIS_PREFIX',
   'LOG_LEVEL',
   'DATA_API_ENABLED',
@@ -69,6 +70,12 @@ const value = fc.oneof(
     'postgresql://u@h/db',
     'redis://h',
     'rediss://h:1',
+    '127.0.0.1:7001,127.0.0.1:7002',
+    'redis-a:6379, [::1]:7001',
+    'h:0',
+    'h:65536',
+    'h:1,,h:2',
+    '[::1]',
     'mysql://x',
     '{"vip":{"days":30,"servers":"all"}}',
     '{"tebex:12":{"days":null,"servers":["6f1c2c64-3b7e-4d7e-9d59-1d1f4c1b2a10"]}}',
@@ -123,6 +130,12 @@ function checkConfig(c: Config): void {
   if (!int(Math.log2(c.passwordScryptN), 10, 16) || (c.env === 'production' && c.passwordScryptN < 16384)) wrong('passwordScryptN');
   if (typeof c.dataApiEnabled !== 'boolean' || typeof c.controllerRateLimit !== 'boolean') wrong('booleans');
   if (!/^postgres(ql)?:\/\//.test(c.databaseUrl) || !/^rediss?:\/\//.test(c.redisUrl)) wrong('urls');
+  if (
+    c.redisClusterNodes !== undefined &&
+    (c.redisClusterNodes.length === 0 ||
+      c.redisClusterNodes.some((n) => n.host === '' || /[[\],\s]/.test(n.host) || !int(n.port, 1, 65535)))
+  )
+    wrong('redisClusterNodes');
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(c.databaseSchema)) wrong('databaseSchema');
   if (!/^[A-Za-z0-9:_-]*$/.test(c.redisPrefix)) wrong('redisPrefix');
   if (typeof c.jwtSecret !== 'string' || c.jwtSecret.length < 32) wrong('jwtSecret');
@@ -196,6 +209,19 @@ test('an empty environment outside production loads the defaults', (t) => {
     rates: { dataStandard: 60, dataPartner: 600, ingest: 6000, controller: 600, auth: 20, chat: 120 },
   });
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError, message: /JWT_SECRET/ });
+});
+
+test("REDIS_CLUSTER_NODES: host:port entries become the Cluster client's nodes; anything else is named", (t) => {
+  t.is(loadConfig(base).redisClusterNodes, undefined);
+  t.deepEqual(loadConfig({ ...base, REDIS_CLUSTER_NODES: '127.0.0.1:7001, redis-b.internal:7002,[::1]:7003' }).redisClusterNodes, [
+    { host: '127.0.0.1', port: 7001 },
+    { host: 'redis-b.internal', port: 7002 },
+    { host: '::1', port: 7003 },
+  ]);
+  for (const bad of ['127.0.0.1', '127.0.0.1:0', 'h:65536', 'h:1,,h:2', 'redis://h:1', 'h:1;h:2']) {
+    const err = t.throws(() => loadConfig({ ...base, REDIS_CLUSTER_NODES: bad }), { instanceOf: ConfigError });
+    t.regex(err.message, /REDIS_CLUSTER_NODES: ".*" is not host:port/, bad);
+  }
 });
 
 test('STORE_PRODUCTS: a good table is read with ids lower-cased; a bad one stops the start naming the problem', (t) => {

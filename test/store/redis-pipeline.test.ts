@@ -9,7 +9,7 @@ import { createRedis } from '../../src/store/redis.ts';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 test('a pipeline has no accessor of its own, and its length counts its commands', (t) => {
-  const redis = createRedis(redisUrl, 'unused:');
+  const redis = createRedis({ redisUrl, redisClusterNodes: undefined, redisPrefix: 'unused:' });
   const pipeline = redis.pipeline();
   t.is(Object.getOwnPropertyDescriptor(pipeline, 'length'), undefined);
   t.is(pipeline.length, 0);
@@ -19,7 +19,7 @@ test('a pipeline has no accessor of its own, and its length counts its commands'
 });
 
 test('pipelines and autopipelined commands still answer in order', async (t) => {
-  const redis = createRedis(redisUrl, `t_${randomBytes(6).toString('hex')}:`);
+  const redis = createRedis({ redisUrl, redisClusterNodes: undefined, redisPrefix: `t_${randomBytes(6).toString('hex')}:` });
   await redis.connect();
   try {
     const results = await redis.pipeline().set('k', '1').incr('k').get('k').exec();

@@ -13,12 +13,13 @@ import { invalidateTrustScores } from '../../src/trust/lookup.ts';
 import { beginScore, cachedScore, storeScore } from '../../src/trust/score.store.ts';
 import { trustScoreKeys } from '../../src/store/keys.ts';
 import { invalidationChannel } from '../../src/store/invalidation.ts';
+import { publish } from '../../src/store/publish.ts';
 import { lookupProofAudience, lookupProofType } from '../../src/trust/signing.ts';
 import { assertError, assertRateLimitHeaders } from '../helpers/data-api.ts';
 import { envFor } from '../helpers/controller-http.ts';
 import { setupOperator, userWithRole } from '../helpers/controller.ts';
 import { ev, ingest, assertSchema, tenant, player } from '../helpers/seed.ts';
-import { t0 } from '../helpers/env.ts';
+import { t0, testRedisEnv } from '../helpers/env.ts';
 import { decide, rsaKey, submit } from '../helpers/trust.ts';
 
 const steam64 = player(7).platformId;
@@ -233,7 +234,7 @@ test('a drop is broadcast to the other processes only when Redis held a score of
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   await invalidateTrustScores(env.deps, [cached!, ...others]);
   // A message published after the one awaited would arrive by now too: the listener reads in order.
-  await env.deps.redis.publish(invalidationChannel(env.deps), JSON.stringify({ cache: 'apiKey', key: 'marker' }));
+  await publish(env.deps, 'cache:invalidate', JSON.stringify({ cache: 'apiKey', key: 'marker' }));
   for (let i = 0; i < 200 && !heard.some((keys) => keys === undefined); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   const drops = heard.filter((keys) => keys !== undefined);
   t.is(drops.length, 1, 'one broadcast: the drops of players without stored scores sent none, nor the drop after the score went');
@@ -384,6 +385,7 @@ test('a withdrawn signing key signs nothing more: its cached proofs are not serv
         LOG_LEVEL: 'silent',
         DATABASE_URL: env.deps.config.databaseUrl,
         DATABASE_SCHEMA: env.deps.config.databaseSchema,
+        ...testRedisEnv(),
         REDIS_PREFIX: env.deps.config.redisPrefix,
         RATE_TRUST_LOOKUP: '1000',
         ...(keys.length > 0 ? { TRUST_SIGNING_KEY: keys.join('\n') } : {}),
