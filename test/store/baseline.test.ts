@@ -33,6 +33,7 @@ const applied = [
   '1732600000000_webhooks',
   '1795812144000_account-time-and-audit-syncs',
   '1795812551590_player-profiles',
+  '1795900000000_trust-feed-mark-positions',
 ];
 
 const migrations = async (db: pg.Client) =>
