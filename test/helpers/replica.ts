@@ -8,7 +8,7 @@ import type { Core } from '../../src/core.ts';
 export const testDatabaseReadUrl = process.env.TEST_DATABASE_READ_URL || undefined;
 
 /** How long a replica may take to replay what the primary has flushed before the wait fails the test. */
-const catchUpTimeoutMs = 20_000;
+const catchUpTimeoutMs = 45_000;
 
 /** The primary's flushed WAL position now. */
 export async function primaryPosition(deps: Pick<Core, 'db'>): Promise<string> {
@@ -24,7 +24,7 @@ export async function replicaPosition(deps: Pick<Core, 'readDb'>): Promise<strin
 
 /**
  * Resolves once the world's replica has replayed everything the primary had flushed when this was
- * called (at once without a replica). Fails after 20 s: a paused or broken replica fails the test.
+ * called (at once without a replica). Fails after 45 s: a paused or broken replica fails the test.
  */
 export async function replicaCaughtUp(deps: Pick<Core, 'db' | 'readDb'>): Promise<void> {
   if (deps.readDb === deps.db) return;
