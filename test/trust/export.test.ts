@@ -19,6 +19,7 @@ import type { Session } from '../helpers/controller.ts';
 import { assertSchema } from '../helpers/seed.ts';
 import { tempDirSync } from '../helpers/temp-dir.ts';
 import { assertNoSubmitter, decide, feedSettled, rsaKey, submit } from '../helpers/trust.ts';
+import { replicaCaughtUp } from '../helpers/replica.ts';
 
 const signing = { TRUST_SIGNING_KEY: rsaKey(0) };
 const pid = (n: number) => `7656119800${String(n).padStart(7, '0')}`;
@@ -218,8 +219,10 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   const community = await userWithRole(env, 'moderator');
   const ids = await pool(env, operator, community, 4);
   const partner = await partnerKey(t, env, operator);
+  // The mirror calls a server of its own, whose requests do not wait for a read replica: the test does.
   const server = createServer(createApp(env.deps).callback()).listen(0, '127.0.0.1');
   t.teardown(() => server.close());
+  await replicaCaughtUp(env.deps);
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { url, key: partner.key, pageSize: 3, now: () => env.clock.now() };
@@ -229,6 +232,7 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   t.is(mirror.keyId, partner.id);
   await decide(env, operator, ids[2]!, 'overturn');
   await feedSettled(env);
+  await replicaCaughtUp(env.deps);
   const resumed = await syncMirror(mirror, options);
   t.is(resumed.rows, 1, 'the resume read only the change');
   t.false(ids[2]! in mirror.bans, 'the tombstone lifted the ban');
@@ -272,6 +276,7 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   t.like(await mirrorToFile(file, options), { rows: 4, bans: 3 });
   await decide(env, operator, ids[3]!, 'overturn');
   await feedSettled(env);
+  await replicaCaughtUp(env.deps);
   t.like(await mirrorToFile(file, options), { rows: 1, bans: 2 });
   t.deepEqual(Object.keys((await readMirror(file, url)).bans).sort(), [ids[0]!, ids[1]!].sort());
   await t.throwsAsync(mirrorToFile(file, { ...options, url: 'http://127.0.0.1:1' }), { message: /mirrors http/ });
