@@ -222,8 +222,8 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   // The mirror calls a server of its own, whose requests do not wait for a read replica: the test does.
   const server = createServer(createApp(env.deps).callback()).listen(0, '127.0.0.1');
   t.teardown(() => server.close());
-  await replicaCaughtUp(env.deps);
   await new Promise((resolve) => server.once('listening', resolve));
+  await replicaCaughtUp(env.deps);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { url, key: partner.key, pageSize: 3, now: () => env.clock.now() };
   const mirror = emptyMirror(url);
