@@ -281,3 +281,29 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   t.deepEqual(Object.keys((await readMirror(file, url)).bans).sort(), [ids[0]!, ids[1]!].sort());
   await t.throwsAsync(mirrorToFile(file, { ...options, url: 'http://127.0.0.1:1' }), { message: /mirrors http/ });
 });
+
+test('a cursor carries where its page was read from; a cursor without it (as handed out before) still pages; a malformed one is a 400', async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  const community = await userWithRole(env, 'moderator');
+  const ids = await pool(env, operator, community, 4);
+  const partner = await partnerKey(t, env, operator);
+  const first = await exportGet(env, partner.key, '?limit=2');
+  t.is(first.status, 200);
+  const [xid, id, viewLsn, ...rest] = Buffer.from(first.body.nextCursor as string, 'base64url')
+    .toString('latin1')
+    .split('.');
+  t.deepEqual(rest, []);
+  t.is(id, ids[1]);
+  t.regex(viewLsn!, /^[0-9A-F]+\/[0-9A-F]+$/);
+  const next = await exportGet(env, partner.key, `?limit=2&cursor=${first.body.nextCursor as string}`);
+  const older = await exportGet(env, partner.key, `?limit=2&cursor=${Buffer.from(`${xid}.${id}`).toString('base64url')}`);
+  t.is(older.status, 200);
+  t.deepEqual(
+    older.body.rows.map((r: { id: string }) => r.id),
+    ids.slice(2),
+  );
+  t.deepEqual(older.body.rows, next.body.rows);
+  const malformed = await exportGet(env, partner.key, `?cursor=${Buffer.from(`${xid}.${id}.not-a-position`).toString('base64url')}`);
+  assertError(t, malformed, 400, 'BAD_REQUEST');
+});
