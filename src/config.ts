@@ -26,6 +26,11 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl: string;
+  /**
+   * A streaming replica of the database (DATABASE_READ_URL) that the Data API's, the trust lookup's
+   * and the partner export's reads go to; undefined: they read the primary, as everything else does.
+   */
+  databaseReadUrl: string | undefined;
   databaseSchema: string;
   pgPoolSize: number;
   redisUrl: string;
@@ -104,6 +109,7 @@ const envSchema = {
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     PORT: int(3000, 0, 65535),
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/gameservice' },
+    DATABASE_READ_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_SCHEMA: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' },
     PG_POOL_SIZE: int(4, 1, 100),
     REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
@@ -202,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: v.HOST as string,
     port: v.PORT as number,
     databaseUrl: v.DATABASE_URL as string,
+    databaseReadUrl: v.DATABASE_READ_URL as string | undefined,
     databaseSchema: v.DATABASE_SCHEMA as string,
     pgPoolSize: v.PG_POOL_SIZE as number,
     redisUrl: v.REDIS_URL as string,

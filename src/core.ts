@@ -14,15 +14,23 @@ import type { AppRedis } from './store/redis.ts';
 export interface Core {
   config: Config;
   db: Db;
+  /**
+   * Where the Data API, the trust lookup and the export read (src/store/read-view.ts): the replica's
+   * pool when DATABASE_READ_URL is set, else the same pool as db. Writes, and reads that must see the
+   * caller's own writes, never use it.
+   */
+  readDb: Db;
   redis: AppRedis;
   clock: Clock;
   log: Log;
 }
 
 export function createCore(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Core {
+  const db = createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize);
   return {
     config,
-    db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
+    db,
+    readDb: config.databaseReadUrl ? createDb(config.databaseReadUrl, config.databaseSchema, config.pgPoolSize) : db,
     redis: createRedis(config),
     clock: overrides.clock ?? systemClock,
     log: overrides.log ?? createLog(config.logLevel),
@@ -32,4 +40,5 @@ export function createCore(config: Config, overrides: { clock?: Clock; log?: Log
 export async function closeCore(core: Core): Promise<void> {
   core.redis.disconnect();
   await core.db.end();
+  if (core.readDb !== core.db) await core.readDb.end();
 }

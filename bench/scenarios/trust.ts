@@ -73,11 +73,11 @@ async function ensurePool(ctx: BenchContext): Promise<void> {
 async function midFeedCursor(deps: Deps): Promise<string> {
   const {
     rows: [row],
-  } = await deps.db.query<{ xid: string; id: string }>(
-    'SELECT change_xid::text AS xid, id FROM trust_entries ORDER BY change_xid, id OFFSET $1 LIMIT 1',
+  } = await deps.db.query<{ xid: string; id: string; lsn: string }>(
+    'SELECT change_xid::text AS xid, id, pg_current_wal_flush_lsn()::text AS lsn FROM trust_entries ORDER BY change_xid, id OFFSET $1 LIMIT 1',
     [entries / 2],
   );
-  return encodeCursor(row!.xid, row!.id);
+  return encodeCursor(row!.xid, row!.id, row!.lsn);
 }
 
 function signingKey(): string {

@@ -1,4 +1,6 @@
-// The Data API under /api/v1/data: read-only, scoped to the API key's account.
+// The Data API under /api/v1/data: read-only, scoped to the API key's account. What it reads of
+// PostgreSQL comes from the read replica when there is one (src/store/read-view.ts), except the
+// killfeed, which pages by a bare date-time and so reads the primary (docs/decisions.md).
 import Router from '@koa/router';
 import type { LeaseDeps } from '../http/rate-leases.ts';
 import type { ApiKeyDeps } from '../accounts/api-key.ts';
@@ -14,6 +16,7 @@ import { onlinePage } from './online.ts';
 import { accountServers, ownedServerStatusBody } from './servers.ts';
 import { isUuid } from '../http/uuid.ts';
 import type { BanList, ServerList } from '../http/schema-types.ts';
+import { readView } from '../store/read-view.ts';
 
 const leaderboardQuery = queryParser('query-leaderboard.json');
 const killsQuery = queryParser('query-kills.json');
@@ -60,7 +63,8 @@ export function dataApiRouter(deps: ServerOwnerDeps & ApiKeyDeps & LeaseDeps): R
     const serverId = await ownedServerId(deps, ctx, ctx.params.serverId!);
     const active = query.active === undefined ? null : query.active === 'true';
     const now = new Date(deps.clock.now()).toISOString();
-    ctx.body = { bans: await syncedBans(deps.db, serverId, active, now, clampLimit(ctx, query.limit), query.offset) } satisfies BanList;
+    const limit = clampLimit(ctx, query.limit);
+    ctx.body = { bans: await readView(deps, null, (db) => syncedBans(db, serverId, active, now, limit, query.offset)) } satisfies BanList;
   });
 
   return router;

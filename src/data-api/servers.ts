@@ -5,6 +5,7 @@ import { listServerRecords } from '../servers/server.repo.ts';
 import type { ServerRecord } from '../servers/server.repo.ts';
 import { isOnline, serverRecord } from '../servers/server.ts';
 import type { ServerDeps } from '../servers/server.ts';
+import { readView } from '../store/read-view.ts';
 
 const serverSummary = (r: ServerRecord, online: boolean): ServerSummary => ({
   id: r.id,
@@ -23,9 +24,11 @@ const serverStatus = (r: ServerRecord, online: boolean): ServerStatus => ({
   metricsAt: r.metricsAt,
 });
 
+/** The account's live servers, from the read replica when there is one. */
 export async function accountServers(deps: Core, accountId: string) {
+  const records = await readView(deps, null, (db) => listServerRecords(db, accountId));
   const now = deps.clock.now();
-  return (await listServerRecords(deps.db, accountId)).map((r) => serverSummary(r, isOnline(r, now)));
+  return records.map((r) => serverSummary(r, isOnline(r, now)));
 }
 
 /**

@@ -210,6 +210,8 @@ export interface SchemaTypes {
   'command-result.json': CommandResult;
   'data-api-switch.json': DataApiSwitch;
   'error.json': ErrorBody;
+  'health-live.json': Liveness;
+  'health-ready.json': Readiness;
   'health.json': Health;
   'ingest-batch.json': IngestBatch;
   'ingest-event.json': IngestEvent;
@@ -718,6 +720,35 @@ export interface ErrorBody {
    * seconds to wait, on 429 answers
    */
   retryAfter?: number;
+}
+/**
+ * The process runs and answers; it checks no store.
+ */
+export interface Liveness {
+  status: 'alive';
+}
+/**
+ * Whether this process should be sent requests: 200 with status ready, else 503 with status not_ready and what is missing.
+ */
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  /**
+   * the primary answers
+   */
+  postgres: 'up' | 'down';
+  redis: 'up' | 'down';
+  /**
+   * applied: the schema has run every migration of this build; pending: some are not run yet; unknown: PostgreSQL did not answer
+   */
+  migrations: 'applied' | 'pending' | 'unknown';
+  /**
+   * the process is shutting down: it finishes what is in flight and takes nothing new
+   */
+  draining: boolean;
+  /**
+   * the read replica (DATABASE_READ_URL), reported only: while it is down its reads go to the primary, so it never makes the process unready; none when none is configured
+   */
+  readReplica: 'up' | 'down' | 'none';
 }
 export interface Health {
   status: 'ok' | 'degraded';
@@ -2111,6 +2142,8 @@ export interface SchemaDefaults {
   'command-result.json': never;
   'data-api-switch.json': never;
   'error.json': never;
+  'health-live.json': never;
+  'health-ready.json': never;
   'health.json': never;
   'ingest-batch.json': never;
   'ingest-event.json': never;

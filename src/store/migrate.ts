@@ -2,11 +2,13 @@
 // (functions and triggers, kept beside their capability: repeatable-sql.ts), and creates the
 // database itself when it does not exist yet, so a fresh machine needs no manual step.
 import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { Log } from '../log.ts';
 import { adoptBaseline, applyRepeatableSql } from './repeatable-sql.ts';
 import { projectPath } from '../project-root.ts';
+import type { Queryable } from './db.ts';
 
 const migrationsDir = projectPath('migrations');
 
@@ -65,4 +67,31 @@ async function withClient<T>(databaseUrl: string, schema: string, work: (client:
   } finally {
     await client.end();
   }
+}
+
+let migrationNames: Promise<string[]> | undefined;
+
+/** The versioned migrations this build carries (migrations/*.sql by name), read once. */
+function knownMigrations(): Promise<string[]> {
+  migrationNames ??= readdir(migrationsDir).then((files) =>
+    files
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.slice(0, -'.sql'.length))
+      .sort(),
+  );
+  return migrationNames;
+}
+
+/** The migrations of this build the schema has not run yet (every one when it has run none). */
+export async function pendingMigrations(db: Queryable): Promise<string[]> {
+  const known = await knownMigrations();
+  // A schema that has never been migrated has no table of them yet (42P01): none ran.
+  const ran = await db.query<{ name: string }>('SELECT name FROM schema_migrations').then(
+    ({ rows }) => new Set(rows.map((r) => r.name)),
+    (err: { code?: string }) => {
+      if (err.code === '42P01') return new Set<string>();
+      throw err;
+    },
+  );
+  return known.filter((name) => !ran.has(name));
 }

@@ -2,6 +2,7 @@
 // only below the oldest transaction still running (a later commit can land only above it), and
 // the marks that let a partner resume with `since`. No submitter, no note.
 import type { Queryable } from '../store/db.ts';
+import { viewPositionSql } from '../store/read-view.ts';
 import type { TrustExportRow } from '../http/schema-types.ts';
 
 export type ExportRow = TrustExportRow;
@@ -20,13 +21,16 @@ export interface FeedPage {
   horizon: string;
   /** The statement's start, earlier than its snapshot: where a resume of a finished read begins. */
   readAt: string;
+  /** The newest WAL position the page's view can hold (src/store/read-view.ts): later pages read from at least it. */
+  viewLsn: string;
 }
 
-// The horizon and the start time come from the same statement as the rows (an empty page still
-// answers them): a horizon read by a later statement could lie above rows this one did not see.
+// The horizon, the start time and the view's position come from the same statement as the rows (an
+// empty page still answers them): a horizon read by a later statement could lie above rows this one
+// did not see. The statement runs on the primary or on a replica alike.
 const select = (op: '>' | '>=') => `
-  WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
-  SELECT h.horizon::text AS horizon, statement_timestamp() AS "readAt", r.*
+  WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon, ${viewPositionSql} AS view_lsn)
+  SELECT h.horizon::text AS horizon, h.view_lsn::text AS "viewLsn", statement_timestamp() AS "readAt", r.*
   FROM h LEFT JOIN LATERAL (
     SELECT t.id, t.platform_id AS "platformId", p.service_id AS "serviceId", t.status, t.reason, t.category,
            t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.expires_at AS "expiresAt", t.change_xid::text AS xid
@@ -36,7 +40,7 @@ const select = (op: '>' | '>=') => `
 const after = select('>');
 const from = select('>=');
 
-type FeedRow = Partial<ExportRow & { xid: string }> & { horizon: string; readAt: string };
+type FeedRow = Partial<ExportRow & { xid: string }> & { horizon: string; readAt: string; viewLsn: string };
 
 export async function feedPage(db: Queryable, position: FeedPosition, statuses: ExportStatus[], limit: number): Promise<FeedPage> {
   const { rows } = await db.query<FeedRow>({
@@ -59,19 +63,26 @@ export async function feedPage(db: Queryable, position: FeedPosition, statuses: 
       expiresAt: r.expiresAt ?? null,
       xid: r.xid!,
     }));
-  return { rows: entries, horizon: first.horizon, readAt: first.readAt };
+  return { rows: entries, horizon: first.horizon, readAt: first.readAt, viewLsn: first.viewLsn };
 }
 
 /**
  * Records that every change below `horizon` was committed before now (the page was read before this
- * runs); returns the mark's time, which the partner gets as syncedThrough.
+ * runs), and the position of the view it was read from; returns the mark's time, which the partner
+ * gets as syncedThrough. On the primary: a replica would refuse the write.
  */
-export async function insertFeedMark(db: Queryable, readAt: string, horizon: string): Promise<string> {
+export async function insertFeedMark(db: Queryable, page: Pick<FeedPage, 'readAt' | 'horizon' | 'viewLsn'>): Promise<string> {
   const { rows } = await db.query<{ after: string }>(
-    'INSERT INTO trust_feed_marks (before, after, horizon) VALUES ($1, clock_timestamp(), $2::xid8) RETURNING after',
-    [readAt, horizon],
+    'INSERT INTO trust_feed_marks (before, after, horizon, view_lsn) VALUES ($1, clock_timestamp(), $2::xid8, $3::pg_lsn) RETURNING after',
+    [page.readAt, page.horizon, page.viewLsn],
   );
   return rows[0]!.after;
+}
+
+/** Where a resume starts, and the position of the view that made its mark (null: none asked). */
+export interface ResumePoint {
+  horizon: string;
+  viewLsn: string | null;
 }
 
 /**
@@ -80,14 +91,16 @@ export async function insertFeedMark(db: Queryable, readAt: string, horizon: str
  * precedes its record by less than the statement timeout), so a late commit is served again,
  * never skipped; without such a mark, the feed starts at its beginning.
  */
-export async function resumeHorizon(db: Queryable, since: string): Promise<string> {
-  const { rows } = await db.query<{ h: string }>(
-    `SELECT coalesce((SELECT min(horizon) FROM trust_feed_marks WHERE after = $1::timestamptz),
-                     (SELECT max(horizon) FROM trust_feed_marks WHERE after < $1::timestamptz - interval '2 minutes'),
-                     '0'::xid8)::text AS h`,
+export async function resumePoint(db: Queryable, since: string): Promise<ResumePoint> {
+  const { rows } = await db.query<{ horizon: string; viewLsn: string | null }>(
+    `WITH m AS (SELECT horizon, view_lsn FROM trust_feed_marks WHERE after = $1::timestamptz ORDER BY horizon LIMIT 1),
+          o AS (SELECT horizon, view_lsn FROM trust_feed_marks WHERE after < $1::timestamptz - interval '2 minutes'
+                ORDER BY horizon DESC LIMIT 1)
+     SELECT coalesce((SELECT horizon FROM m), (SELECT horizon FROM o), '0'::xid8)::text AS horizon,
+            (CASE WHEN EXISTS (SELECT FROM m) THEN (SELECT view_lsn FROM m) ELSE (SELECT view_lsn FROM o) END)::text AS "viewLsn"`,
     [since],
   );
-  return rows[0]!.h;
+  return rows[0]!;
 }
 
 /**

@@ -4,6 +4,9 @@
 // or more (refreshPlayedScores): a playing player's score is recomputed once a minute, not at every
 // batch. The common lookup is one Redis read and an RS256 signature is made once per computed
 // score. A missing score is computed once at a time per player, across processes: the others wait.
+// The identifier is resolved on the read replica when there is one; the score is computed from the
+// primary, as it is cached until the next change: a replica behind that change would cache the old
+// score under it.
 import type { TrustScore } from '../http/schema-types.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
@@ -20,6 +23,7 @@ import { invalidate } from '../store/invalidation.ts';
 import type { CacheDrops, CacheDropsHeld } from '../store/invalidation.ts';
 import { LocalScores } from './local-scores.ts';
 import { DropGathering } from './drop-gathering.ts';
+import { readView } from '../store/read-view.ts';
 import { lookupProofAudience, lookupProofType, proofServable, trustSigner } from './signing.ts';
 
 /** A playing player's score is dropped by ingestion once it is this old: play reaches a score within it. */
@@ -84,10 +88,10 @@ function classified(deps: Core, identifier: string) {
   return id;
 }
 
-/** The player behind an identifier: 400 when malformed, 404 when unknown. */
+/** The player behind an identifier (read from the replica when there is one): 400 when malformed, 404 when unknown. */
 export async function trustPlayerOf(deps: Core, identifier: string): Promise<TrustPlayer> {
   const id = classified(deps, identifier);
-  const player = await findTrustPlayer(deps.db, id.kind, id.value);
+  const player = await readView(deps, null, (db) => findTrustPlayer(db, id.kind, id.value));
   if (!player) throw notFound('player');
   return player;
 }
@@ -101,7 +105,7 @@ export async function trustLookup(deps: TrustDeps, identifier: string): Promise<
     const hit = await readCache(deps, id.value);
     if (hit) return hit;
   }
-  const player = await findTrustPlayer(deps.db, id.kind, id.value);
+  const player = await readView(deps, null, (db) => findTrustPlayer(db, id.kind, id.value));
   if (!player) throw notFound('player');
   if (!direct) {
     const hit = await readCache(deps, player.platformId);

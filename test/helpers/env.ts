@@ -1,5 +1,8 @@
 // A private world per test: its own PostgreSQL schema (migrated), its own Redis key prefix,
 // a manual clock and a supertest client. Tests run in parallel without seeing each other.
+// With TEST_DATABASE_READ_URL the world reads through that replica (test/helpers/replica.ts), and
+// each request waits until the replica has replayed what the test wrote before it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
@@ -11,6 +14,7 @@ import type { Deps } from '../../src/deps.ts';
 import { createLog } from '../../src/log.ts';
 import { ensureDatabase, migrate } from '../../src/store/migrate.ts';
 import { deleteAllKeys } from './redis-keys.ts';
+import { replicaCaughtUp, testDatabaseReadUrl } from './replica.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gameservice_test';
 /**
@@ -41,7 +45,15 @@ export interface TestEnv {
 
 let databaseReady: Promise<void> | undefined;
 
-export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+export interface TestEnvOptions {
+  /**
+   * Requests wait for the replica to replay what was written before them (the default): tests of
+   * what the service answers, not of replication. Tests of a lagging replica turn it off.
+   */
+  awaitReplica?: boolean;
+}
+
+export async function testEnv(env: Record<string, string> = {}, options: TestEnvOptions = {}): Promise<TestEnv> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -52,6 +64,7 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
     REDIS_PREFIX: `${schema}:`,
     PG_POOL_SIZE: '3',
     PASSWORD_SCRYPT_N: String(testScryptN),
+    ...(testDatabaseReadUrl ? { DATABASE_READ_URL: testDatabaseReadUrl } : {}),
     ...env,
   });
   const log = createLog('silent');
@@ -70,6 +83,17 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
     await close().catch(() => closeDeps(deps));
     throw err;
   });
-  const request = supertest(createApp(deps).callback());
+  // The schema reaches the replica before anything reads it there.
+  await replicaCaughtUp(deps);
+  const handle = createApp(deps).callback();
+  const awaitReplica = options.awaitReplica !== false && deps.readDb !== deps.db;
+  const listener = awaitReplica
+    ? (req: IncomingMessage, res: ServerResponse) =>
+        void replicaCaughtUp(deps).then(
+          () => handle(req, res),
+          (err: unknown) => res.writeHead(599).end(String(err)),
+        )
+    : handle;
+  const request = supertest(listener);
   return { deps, clock, request, close };
 }

@@ -34,6 +34,7 @@ const applied = [
   '1795812144000_account-time-and-audit-syncs',
   '1795812551590_player-profiles',
   '1795825348472_webhook-watch-and-streak',
+  '1795900000000_trust-feed-mark-positions',
 ];
 
 const migrations = async (db: pg.Client) =>

@@ -19,6 +19,7 @@ import type { Session } from '../helpers/controller.ts';
 import { assertSchema } from '../helpers/seed.ts';
 import { tempDirSync } from '../helpers/temp-dir.ts';
 import { assertNoSubmitter, decide, feedSettled, rsaKey, submit } from '../helpers/trust.ts';
+import { replicaCaughtUp } from '../helpers/replica.ts';
 
 const signing = { TRUST_SIGNING_KEY: rsaKey(0) };
 const pid = (n: number) => `7656119800${String(n).padStart(7, '0')}`;
@@ -218,9 +219,11 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   const community = await userWithRole(env, 'moderator');
   const ids = await pool(env, operator, community, 4);
   const partner = await partnerKey(t, env, operator);
+  // The mirror calls a server of its own, whose requests do not wait for a read replica: the test does.
   const server = createServer(createApp(env.deps).callback()).listen(0, '127.0.0.1');
   t.teardown(() => server.close());
   await new Promise((resolve) => server.once('listening', resolve));
+  await replicaCaughtUp(env.deps);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { url, key: partner.key, pageSize: 3, now: () => env.clock.now() };
   const mirror = emptyMirror(url);
@@ -229,6 +232,7 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   t.is(mirror.keyId, partner.id);
   await decide(env, operator, ids[2]!, 'overturn');
   await feedSettled(env);
+  await replicaCaughtUp(env.deps);
   const resumed = await syncMirror(mirror, options);
   t.is(resumed.rows, 1, 'the resume read only the change');
   t.false(ids[2]! in mirror.bans, 'the tombstone lifted the ban');
@@ -272,7 +276,34 @@ test('the reference client mirrors, refuses a tampered page, and resumes', async
   t.like(await mirrorToFile(file, options), { rows: 4, bans: 3 });
   await decide(env, operator, ids[3]!, 'overturn');
   await feedSettled(env);
+  await replicaCaughtUp(env.deps);
   t.like(await mirrorToFile(file, options), { rows: 1, bans: 2 });
   t.deepEqual(Object.keys((await readMirror(file, url)).bans).sort(), [ids[0]!, ids[1]!].sort());
   await t.throwsAsync(mirrorToFile(file, { ...options, url: 'http://127.0.0.1:1' }), { message: /mirrors http/ });
+});
+
+test('a cursor carries where its page was read from; a cursor without it (as handed out before) still pages; a malformed one is a 400', async (t) => {
+  const env = await envFor(t);
+  const operator = await setupOperator(env);
+  const community = await userWithRole(env, 'moderator');
+  const ids = await pool(env, operator, community, 4);
+  const partner = await partnerKey(t, env, operator);
+  const first = await exportGet(env, partner.key, '?limit=2');
+  t.is(first.status, 200);
+  const [xid, id, viewLsn, ...rest] = Buffer.from(first.body.nextCursor as string, 'base64url')
+    .toString('latin1')
+    .split('.');
+  t.deepEqual(rest, []);
+  t.is(id, ids[1]);
+  t.regex(viewLsn!, /^[0-9A-F]+\/[0-9A-F]+$/);
+  const next = await exportGet(env, partner.key, `?limit=2&cursor=${first.body.nextCursor as string}`);
+  const older = await exportGet(env, partner.key, `?limit=2&cursor=${Buffer.from(`${xid}.${id}`).toString('base64url')}`);
+  t.is(older.status, 200);
+  t.deepEqual(
+    older.body.rows.map((r: { id: string }) => r.id),
+    ids.slice(2),
+  );
+  t.deepEqual(older.body.rows, next.body.rows);
+  const malformed = await exportGet(env, partner.key, `?cursor=${Buffer.from(`${xid}.${id}.not-a-position`).toString('base64url')}`);
+  assertError(t, malformed, 400, 'BAD_REQUEST');
 });

@@ -21,6 +21,7 @@ import { setupOperator, userWithRole } from '../helpers/controller.ts';
 import { ev, ingest, assertSchema, tenant, player } from '../helpers/seed.ts';
 import { t0, testRedisEnv } from '../helpers/env.ts';
 import { decide, rsaKey, submit } from '../helpers/trust.ts';
+import { replicaCaughtUp } from '../helpers/replica.ts';
 
 const steam64 = player(7).platformId;
 const snowflake = '175928847299117063';
@@ -180,6 +181,8 @@ test('the score is cached until its pool evidence changes; play reaches it once 
 test('a score cached by another web process is dropped there as soon as its evidence changes', async (t) => {
   const env = await envFor(t);
   await seenPlayer(env);
+  // Its requests do not wait for a read replica to replay the player: the test does.
+  await replicaCaughtUp(env.deps);
   // A second process on the same stores, whose in-process cache would otherwise hold for a minute.
   const deps = createDeps({ ...env.deps.config, authCacheMs: 60_000 }, { clock: env.clock, log: env.deps.log });
   t.teardown(() => closeDeps(deps));
