@@ -9,6 +9,7 @@ import type { Log } from './log.ts';
 import { createDb } from './store/db.ts';
 import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
+import { meterPool, meterRedis } from './meters.ts';
 import type { AppRedis } from './store/redis.ts';
 
 export interface Core {
@@ -19,17 +20,24 @@ export interface Core {
   log: Log;
 }
 
+// What stops a core's pool being reported once it is closed.
+const unmetered = new WeakMap<Db, () => void>();
+
 export function createCore(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Core {
-  return {
+  const core: Core = {
     config,
     db: createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize),
     redis: createRedis(config.redisUrl, config.redisPrefix),
     clock: overrides.clock ?? systemClock,
     log: overrides.log ?? createLog(config.logLevel),
   };
+  unmetered.set(core.db, meterPool(core.db));
+  meterRedis(core.redis);
+  return core;
 }
 
 export async function closeCore(core: Core): Promise<void> {
+  unmetered.get(core.db)?.();
   core.redis.disconnect();
   await core.db.end();
 }
