@@ -1,10 +1,10 @@
 // GET /metrics: Prometheus text for a scraper holding METRICS_TOKEN. Without the token configured
-// the route does not exist (404, as any unknown path); a wrong or missing bearer is 401.
+// the route answers 404 (metrics are off); a wrong or missing bearer is 401.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Core } from '../core.ts';
 import type { AppState } from '../http/context.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { contentType, metricsText } from './metrics.ts';
 
 // Both sides hashed first: equal lengths for timingSafeEqual, and the token's length is not timed either.
@@ -15,7 +15,7 @@ export function metricsRouter(deps: Core): Router<AppState> {
   const token = deps.config.metricsToken;
   const expected = token === undefined ? undefined : digest(`Bearer ${token}`);
   router.get('/metrics', async (ctx) => {
-    if (!expected) throw notFound('route');
+    if (!expected) throw new ApiError('NOT_FOUND', 'metrics are off: the service has no METRICS_TOKEN configured');
     if (!timingSafeEqual(digest(ctx.get('authorization')), expected)) {
       ctx.set('WWW-Authenticate', 'Bearer');
       throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
