@@ -49,6 +49,9 @@ function startService(port: number) {
       METRICS_TOKEN: metricsToken,
       CONTROLLER_RATE_LIMIT: 'false',
       RATE_INGEST: '1000000',
+      // The engines stage's Redis Cluster and read replica, when the tests run against them.
+      ...(process.env.TEST_REDIS_CLUSTER_NODES ? { REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES } : {}),
+      ...(process.env.TEST_DATABASE_READ_URL ? { DATABASE_READ_URL: process.env.TEST_DATABASE_READ_URL } : {}),
     },
   });
   let output = '';
