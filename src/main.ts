@@ -16,6 +16,7 @@ import { demoSettings } from './demo/settings.ts';
 import { createLog } from './log.ts';
 import { meterLongPolls } from './meters.ts';
 import { answerPrimary, gatherForWebProcesses } from './metrics/cluster.ts';
+import { publishWorkerFigures } from './metrics/worker-figures.ts';
 import { projectPath } from './project-root.ts';
 import { clusterAvailable, startWebCluster } from './web-cluster.ts';
 import { startWeb } from './web.ts';
@@ -73,6 +74,8 @@ if (servesWeb && deps) {
   if (!cluster.isWorker) log.info({ port: config.port, host: config.host }, 'web listening');
 }
 if (runsJobs && deps) stops.push(startWorker(deps));
+// A worker of its own serves no /metrics: its figures reach the web processes' through Redis.
+if (runsJobs && !servesWeb && !primary && deps) stops.push(publishWorkerFigures(deps));
 if (settings && deps) {
   const demo = await loadDemo(deps);
   // Live until the process stops: the servers' agent and heartbeats (src/demo/live.ts).

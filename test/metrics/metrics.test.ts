@@ -8,6 +8,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { ev, ingest, tenant } from '../helpers/seed.ts';
 import { insertCommands } from '../../src/commands/command.repo.ts';
 import { runJob } from '../../src/job.ts';
+import { publishWorkerFigures } from '../../src/metrics/worker-figures.ts';
 
 const token = `scrape-${randomUUID()}`;
 let env: TestEnv;
@@ -139,4 +140,27 @@ test.serial("job runs are timed by job and outcome, and the stores' clients by t
   t.is(sample(after, 'worker_jobs_running'), 0);
   t.true(sample(after, 'pg_pool_acquire_seconds_count') > sample(before, 'pg_pool_acquire_seconds_count'));
   t.true(sample(after, 'redis_command_duration_seconds_count') > sample(before, 'redis_command_duration_seconds_count'));
+});
+
+test.serial("a worker process's figures, left in Redis, are added to the web's; a stopped or silent worker's are dropped", async (t) => {
+  const name = `job-${randomUUID().slice(0, 8)}`;
+  await runJob(env.deps, { name, rule: '* * * * * *', lockMs: 1000, lock: false, run: () => Promise.resolve() });
+  const series = `worker_job_duration_seconds_count{job="${name}",outcome="done"}`;
+  t.is(sample(await scrape(), series), 1);
+  // This process plays the worker too: its figures are then counted twice, its own and those it left.
+  const stop = publishWorkerFigures(env.deps);
+  for (let i = 0; i < 100 && !(await env.deps.redis.hlen('metrics:workers')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.is(sample(await scrape(), series), 2);
+  await stop();
+  t.is(await env.deps.redis.hlen('metrics:workers'), 0, 'a stopped worker removes its figures');
+  t.is(sample(await scrape(), series), 1);
+  // A worker that died leaves its figures behind: 30 s later they are no longer served, and removed.
+  const died = publishWorkerFigures(env.deps);
+  for (let i = 0; i < 100 && !(await env.deps.redis.hlen('metrics:workers')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  env.clock.advance(29_000);
+  t.is(sample(await scrape(), series), 2);
+  env.clock.advance(2_000);
+  t.is(sample(await scrape(), series), 1);
+  t.is(await env.deps.redis.hlen('metrics:workers'), 0);
+  await died();
 });
