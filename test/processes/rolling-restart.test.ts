@@ -106,12 +106,14 @@ async function agentLoop(base: string, a: Tenant, stopped: () => boolean, tally:
 }
 
 test('a rolling restart and a stop of two web processes lose no acknowledged batch; a long poll ends with the stop', async (t) => {
+  // Several service processes start from the sources (tsx): slow on a loaded machine.
+  t.timeout(170_000);
   const a = await tenant(env.deps);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const service = startService(port);
   t.teardown(() => service.child.kill('SIGKILL'));
-  await until('the web processes', () => service.output().includes('"web processes listening"'), 40_000);
+  await until('the web processes', () => service.output().includes('"web processes listening"'), 90_000);
 
   let gone = false;
   void service.exited.then(() => (gone = true));
