@@ -1,9 +1,11 @@
 // The real service with two web processes (WEB_CONCURRENCY=2) under a steady stream of agent
-// batches: a rolling restart (SIGHUP) and then a stop (SIGTERM) lose no batch that was answered
+// batches: a web process killed outright is replaced, and a rolling restart (SIGHUP) and then a
+// stop (SIGTERM) lose no batch that was answered
 // 2xx, and every other batch got a clean answer or a refused/closed connection, which an agent
 // retries. An agent's long poll answers as soon as the stop begins, and the stop takes under 10 s.
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import process from 'node:process';
@@ -12,6 +14,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { tenant } from '../helpers/seed.ts';
 import type { Tenant } from '../helpers/seed.ts';
 
+const run = promisify(execFile);
 let env: TestEnv;
 test.before(async () => {
   env = await testEnv();
@@ -105,7 +108,7 @@ async function agentLoop(base: string, a: Tenant, stopped: () => boolean, tally:
   }
 }
 
-test('a rolling restart and a stop of two web processes lose no acknowledged batch; a long poll ends with the stop', async (t) => {
+test('a dead web process is replaced; a rolling restart and a stop of two web processes lose no acknowledged batch; a long poll ends with the stop', async (t) => {
   // Several service processes start from the sources (tsx): slow on a loaded machine.
   t.timeout(170_000);
   const a = await tenant(env.deps);
@@ -120,6 +123,20 @@ test('a rolling restart and a stop of two web processes lose no acknowledged bat
   const tally: Tally = { acked: [], refusedWith: new Map(), cutOff: new Map() };
   const loops = Array.from({ length: 3 }, () => agentLoop(base, a, () => gone, tally));
   await until('batches stored', () => tally.acked.length >= 50, 20_000);
+
+  // A web process that dies (killed outright) is replaced by the primary.
+  const webPids = async () =>
+    (await run('pgrep', ['-P', String(service.child.pid)]).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean);
+  const [victim] = await webPids();
+  process.kill(Number(victim), 'SIGKILL');
+  await until(
+    'a web process to replace the dead one',
+    async () => service.output().includes('"web process died; starting another"') && (await webPids()).length === 2,
+    60_000,
+  );
+  t.false((await webPids()).includes(victim!));
+  const ackedAfterDeath = tally.acked.length;
+  await until('batches stored after the death', () => tally.acked.length >= ackedAfterDeath + 50, 20_000);
 
   // Rolling restart: each web process replaced in turn, the port served throughout.
   service.child.kill('SIGHUP');
