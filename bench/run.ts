@@ -226,7 +226,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   say(
     `# bench: ${os.cpus().length} cores, Node ${process.version}, ${settings.connections} connections, ` +
-      `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per target (controller limiter: 8 x ${settings.limiterSeconds} s), ${settings.rounds} round(s)`,
+      `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per target (controller limiter: 8 x ${settings.limiterSeconds} s), ${settings.rounds} round(s), ` +
+      `${serviceEnv.WEB_CONCURRENCY} web process(es) per service${serviceEnv.REDIS_CLUSTER_NODES ? ', Redis Cluster' : ''}${serviceEnv.DATABASE_READ_URL ? ', read replica' : ''}`,
   );
   const busy = await busyShare();
   if (busy > 0.15) say(`note: the machine was ${Math.round(busy * 100)}% busy before the bench started; other load skews the results`);

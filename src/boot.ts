@@ -18,10 +18,16 @@ export function configOrExit(env: Record<string, string | undefined> = process.e
   }
 }
 
-export async function boot(config: Config): Promise<Deps> {
-  const log = createLog(config.logLevel);
+/** Creates the database if it is missing and applies the migrations not yet applied. */
+export async function prepareDatabase(config: Config): Promise<void> {
   await ensureDatabase(config.databaseUrl);
-  await migrate(config.databaseUrl, config.databaseSchema, log);
+  await migrate(config.databaseUrl, config.databaseSchema, createLog(config.logLevel));
+}
+
+/** Connects the stores; `migrated`: the database was prepared already (a web process its primary forked). */
+export async function boot(config: Config, { migrated = false } = {}): Promise<Deps> {
+  const log = createLog(config.logLevel);
+  if (!migrated) await prepareDatabase(config);
   const deps = createDeps(config, { log });
   await connectDeps(deps);
   return deps;

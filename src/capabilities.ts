@@ -15,6 +15,7 @@ import { gameFilesCapability } from './game-files/capability.ts';
 import { healthCapability } from './health/capability.ts';
 import { ingestCapability } from './ingest/capability.ts';
 import { limitsCapability } from './limits/capability.ts';
+import { metricsCapability } from './metrics/capability.ts';
 import { mapsCapability } from './maps/capability.ts';
 import { openApiCapability } from './openapi/capability.ts';
 import { operatorCapability } from './operator/capability.ts';
@@ -29,6 +30,7 @@ import { webhooksCapability } from './webhooks/capability.ts';
 
 export const capabilities = [
   healthCapability,
+  metricsCapability,
   openApiCapability,
   dataApiCapability,
   ingestCapability,

@@ -25,6 +25,10 @@ export interface Config {
   env: 'development' | 'test' | 'production';
   host: string;
   port: number;
+  /** Web processes sharing the port (node:cluster); 1 serves in the starting process itself. */
+  webConcurrency: number;
+  /** Bearer token of GET /metrics; without it the route does not exist (404). */
+  metricsToken: string | undefined;
   databaseUrl: string;
   /**
    * A streaming replica of the database (DATABASE_READ_URL) that the Data API's, the trust lookup's
@@ -108,6 +112,8 @@ const envSchema = {
     NODE_ENV: { enum: ['development', 'test', 'production'], default: 'development' },
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     PORT: int(3000, 0, 65535),
+    WEB_CONCURRENCY: int(1, 1, 64),
+    METRICS_TOKEN: { type: 'string', minLength: 16, maxLength: 512, pattern: '^[\\x21-\\x7e]+$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/gameservice' },
     DATABASE_READ_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_SCHEMA: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' },
@@ -207,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     env: v.NODE_ENV as Config['env'],
     host: v.HOST as string,
     port: v.PORT as number,
+    webConcurrency: v.WEB_CONCURRENCY as number,
+    metricsToken: v.METRICS_TOKEN as string | undefined,
     databaseUrl: v.DATABASE_URL as string,
     databaseReadUrl: v.DATABASE_READ_URL as string | undefined,
     databaseSchema: v.DATABASE_SCHEMA as string,

@@ -9,6 +9,7 @@ import type { Log } from './log.ts';
 import { createDb } from './store/db.ts';
 import type { Db } from './store/db.ts';
 import { createRedis } from './store/redis.ts';
+import { meterPool, meterRedis } from './meters.ts';
 import type { AppRedis } from './store/redis.ts';
 
 export interface Core {
@@ -25,9 +26,12 @@ export interface Core {
   log: Log;
 }
 
+// What stops a core's pool being reported once it is closed.
+const unmetered = new WeakMap<Db, () => void>();
+
 export function createCore(config: Config, overrides: { clock?: Clock; log?: Log } = {}): Core {
   const db = createDb(config.databaseUrl, config.databaseSchema, config.pgPoolSize);
-  return {
+  const core: Core = {
     config,
     db,
     readDb: config.databaseReadUrl ? createDb(config.databaseReadUrl, config.databaseSchema, config.pgPoolSize) : db,
@@ -35,9 +39,14 @@ export function createCore(config: Config, overrides: { clock?: Clock; log?: Log
     clock: overrides.clock ?? systemClock,
     log: overrides.log ?? createLog(config.logLevel),
   };
+  // The replica's pool counts in the same figures: a wait for either is a wait for PostgreSQL.
+  for (const pool of new Set([core.db, core.readDb])) unmetered.set(pool, meterPool(pool));
+  meterRedis(core.redis);
+  return core;
 }
 
 export async function closeCore(core: Core): Promise<void> {
+  for (const pool of new Set([core.db, core.readDb])) unmetered.get(pool)?.();
   core.redis.disconnect();
   await core.db.end();
   if (core.readDb !== core.db) await core.readDb.end();

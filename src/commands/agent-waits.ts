@@ -10,6 +10,18 @@ export const agentWakeChannel = (deps: Pick<Core, 'config'>) => channelOf(deps, 
 
 export class AgentWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
+  private closedFlag = false;
+
+  /** True once the process is shutting down: a poll answers with what it has instead of waiting. */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Ends every wait now and every later one at once (shutdown: no long poll may hold the process). */
+  close(): void {
+    this.closedFlag = true;
+    this.wake([...this.waiting.keys()]);
+  }
 
   /**
    * Registers a wait for the server's next wake-up: call it before looking for commands, so a
@@ -26,6 +38,7 @@ export class AgentWaits {
       set.delete(wake);
       if (set.size === 0 && this.waiting.get(serverId) === set) this.waiting.delete(serverId);
     };
+    if (this.closedFlag) wake();
     const until = async (ms: number) => {
       let timer: NodeJS.Timeout | undefined;
       const aborted = () => wake();

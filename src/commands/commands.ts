@@ -74,7 +74,7 @@ export async function queueBanKicks(
 
 /**
  * The agent's long poll: the server's waiting commands, now sent; when there are none, waits up to
- * `waitMs` for one (ended early when the agent hangs up). Empty when none came.
+ * `waitMs` for one (ended early when the agent hangs up or the process shuts down). Empty when none came.
  */
 export async function takeCommands(
   deps: Core & AgentWaitsHeld,
@@ -88,7 +88,7 @@ export async function takeCommands(
     const wait = deps.agentWaits.register(serverId, signal);
     const handed = await handCommands(deps.db, serverId, iso(deps.clock.now()), handLimit);
     const left = deadline - Date.now();
-    if (handed.length > 0 || left <= 0 || signal.aborted) {
+    if (handed.length > 0 || left <= 0 || signal.aborted || deps.agentWaits.closed) {
       wait.cancel();
       return handed;
     }

@@ -21,6 +21,7 @@ import { checkedLately, settleMerges } from '../identities/resolve.ts';
 import { mergeLearntSteam64s } from '../identities/merge.ts';
 import { refreshPlayedScores } from '../trust/lookup.ts';
 import { requestServerSync } from '../game-files/sync-requests.ts';
+import { ingestBatches, ingestEvents, ingestLag } from '../meters.ts';
 
 export type { IngestResult };
 
@@ -70,8 +71,10 @@ export async function ingestBatch(
 ): Promise<IngestResult> {
   const arrivalMs = deps.clock.now();
   const { events, rejected } = parseBatch(body, arrivalMs);
+  ingestEvents.inc({ result: 'rejected' }, rejected.length);
   if (events.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const { result, merges, change } = await slots.turn(() => commitBatch(deps, serverId, events, arrivalMs, slots.apply));
+  meterBatch(events, result, deps.clock.now());
   // The derived state, and the players' cached trust scores computed a minute ago or more (their
   // play changed; a fresher score keeps serving: src/trust/lookup.ts), side by side: each write is
   // tagged or idempotent, and neither throws.
@@ -82,6 +85,16 @@ export async function ingestBatch(
   // the Steam64 finds the DayZ ID again, so a merge lost to a crash is made later.
   if (merges.length > 0) await mergeLearntSteam64s(deps, merges);
   return { accepted: result.accepted, duplicates: result.duplicates, rejected };
+}
+
+/** A stored batch in the metrics: its events by result, and how late its oldest event was stored. */
+function meterBatch(events: IngestEvent[], result: CommittedBatch['result'], storedMs: number): void {
+  ingestBatches.inc();
+  ingestEvents.inc({ result: 'accepted' }, result.accepted);
+  ingestEvents.inc({ result: 'duplicate' }, result.duplicates);
+  let oldest = Infinity;
+  for (const event of events) if (event.tsMs < oldest) oldest = event.tsMs;
+  ingestLag.observe(Math.max(0, storedMs - oldest) / 1000);
 }
 
 /** What the PostgreSQL phase of a batch committed. */

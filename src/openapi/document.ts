@@ -6,6 +6,7 @@ import type { Operation } from '../http/openapi-operation.ts';
 import { dataApiOperations } from '../data-api/openapi.ts';
 import { ingestOperations } from '../ingest/openapi.ts';
 import { healthOperations } from '../health/openapi.ts';
+import { metricsOperations } from '../metrics/openapi.ts';
 import { controllerOperations } from './controller.ts';
 import { openApiOperations } from './openapi.ts';
 import { banOperations } from '../bans/openapi.ts';
@@ -22,6 +23,7 @@ import { webhookOperations } from '../webhooks/openapi.ts';
 
 export const operations: Operation[] = [
   ...healthOperations,
+  ...metricsOperations,
   ...openApiOperations,
   ...dataApiOperations,
   ...ingestOperations,

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.ts';
 import { inTransaction } from '../store/db.ts';
+import { webhookDeliveries } from '../meters.ts';
 import { jobLockKey } from '../store/keys.ts';
 import { endpointById } from './endpoint.repo.ts';
 import type { Endpoint } from './endpoint.repo.ts';
@@ -75,6 +76,8 @@ export async function deliverWebhooks(deps: DeliveryDeps): Promise<Record<string
       }
     }),
   );
+  webhookDeliveries.inc({ outcome: 'delivered' }, counts.delivered);
+  webhookDeliveries.inc({ outcome: 'failed' }, counts.failed);
   return counts.delivered + counts.failed > 0 ? counts : undefined;
 }
 

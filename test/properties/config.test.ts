@@ -39,6 +39,8 @@ const names = [
   'STORE_WEBHOOK_SECRET',
   'GAME_FILES_DIR',
   'GAME_FILE_SYNC_TIMEOUT_MS',
+  'WEB_CONCURRENCY',
+  'METRICS_TOKEN',
 ] as const;
 
 const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!' };
@@ -260,4 +262,18 @@ test('GAME_FILES_DIR: an absolute folder that exists, kept normalised; anything 
     t.throws(() => loadConfig({ GAME_FILES_DIR: bad }), { instanceOf: ConfigError, message: problem }, bad);
   }
   t.is(loadConfig({}).gameFileSyncTimeoutMs, 10_000);
+});
+
+test('WEB_CONCURRENCY: one web process unless set, at most 64; METRICS_TOKEN: unset, or 16 to 512 visible characters', (t) => {
+  t.like(loadConfig({}), { webConcurrency: 1, metricsToken: undefined });
+  t.like(loadConfig({ WEB_CONCURRENCY: '4', METRICS_TOKEN: 'a-scraper-token-0123' }), {
+    webConcurrency: 4,
+    metricsToken: 'a-scraper-token-0123',
+  });
+  for (const bad of ['0', '65', '1.5', 'two', '-1']) {
+    t.throws(() => loadConfig({ WEB_CONCURRENCY: bad }), { instanceOf: ConfigError, message: /^.*WEB_CONCURRENCY=/s }, bad);
+  }
+  for (const bad of ['short', 'a token with spaces in it', 'x'.repeat(513)]) {
+    t.throws(() => loadConfig({ METRICS_TOKEN: bad }), { instanceOf: ConfigError, message: /METRICS_TOKEN=/ }, bad);
+  }
 });
