@@ -130,11 +130,13 @@ export function meterPool(pool: pg.Pool): () => void {
 
 /** Times every command the client writes, from its write to its reply. */
 export function meterRedis(redis: Pick<Redis, 'sendCommand'>): void {
-  const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command, stream) => {
+  const send = redis.sendCommand.bind(redis) as (...args: unknown[]) => unknown;
+  // Every argument is passed on: the Cluster client's sendCommand takes a third, the node a
+  // pipeline was bound to, and without it a pipelined command is written to no connection.
+  redis.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
     const started = performance.now();
     const done = () => redisCommands.observe((performance.now() - started) / 1000);
     command.promise.then(done, done);
-    return send(command, stream);
+    return send(command, ...rest);
   }) as typeof redis.sendCommand;
 }

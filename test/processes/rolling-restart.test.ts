@@ -125,8 +125,11 @@ test('a dead web process is replaced; a rolling restart and a stop of two web pr
   await until('batches stored', () => tally.acked.length >= 50, 20_000);
 
   // A web process that dies (killed outright) is replaced by the primary.
+  // The primary's children that run the service: tsx gives it an esbuild child too, which is no web process.
   const webPids = async () =>
-    (await run('pgrep', ['-P', String(service.child.pid)]).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean);
+    (await run('pgrep', ['-P', String(service.child.pid), '-f', 'src/main.ts']).catch(() => ({ stdout: '' }))).stdout
+      .split('\n')
+      .filter(Boolean);
   const [victim] = await webPids();
   process.kill(Number(victim), 'SIGKILL');
   await until(
