@@ -133,6 +133,27 @@ export class Tally {
   }
 }
 
+/** Posts one batch (open loop: the answer is tallied when it comes, however late). */
+export function sendBatch(serviceUrl: string, b: { s: FleetServer; events: number; body: Buffer }, t: Tally): Promise<void> {
+  t.offered += b.events;
+  t.sent += 1;
+  const at = performance.now();
+  return post(
+    `${serviceUrl}/api/servers/${b.s.id}/events`,
+    { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' },
+    b.body,
+  ).then(
+    (res) => {
+      const ms = performance.now() - at;
+      t.latencies.push(ms);
+      if (ms > periodMs) t.late += 1; // answered after the server's next batch was due: a backlog
+      if (res.status === 200) t.answered(JSON.parse(res.text) as Parameters<Tally['answered']>[0]);
+      else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
+    },
+    (err: Error) => t.fail(err.message),
+  );
+}
+
 export const fleetScenario: Scenario = {
   name: 'fleet',
   async run(ctx) {
@@ -178,27 +199,7 @@ export const fleetScenario: Scenario = {
     const measured = new Tally();
     const started = performance.now();
     const inFlight: Promise<void>[] = [];
-    const send = (b: (typeof batches)[number], t: Tally) => {
-      t.offered += b.events;
-      t.sent += 1;
-      const at = performance.now();
-      inFlight.push(
-        post(
-          `${ctx.service.url}/api/servers/${b.s.id}/events`,
-          { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' },
-          b.body,
-        ).then(
-          (res) => {
-            const ms = performance.now() - at;
-            t.latencies.push(ms);
-            if (ms > periodMs) t.late += 1; // answered after the server's next batch was due: a backlog
-            if (res.status === 200) t.answered(JSON.parse(res.text) as Parameters<Tally['answered']>[0]);
-            else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
-          },
-          (err: Error) => t.fail(err.message),
-        ),
-      );
-    };
+    const send = (b: (typeof batches)[number], t: Tally) => inFlight.push(sendBatch(ctx.service.url, b, t));
     const timers = batches.map((b) => setTimeout(() => send(b, b.at < warmupSeconds * 1000 ? warm : measured), b.at));
     const measuredFrom = new Promise<ReturnType<typeof cpuSnapshot>>((resolve) =>
       timers.push(setTimeout(() => resolve(cpuSnapshot(pid)), warmupSeconds * 1000)),

@@ -14,11 +14,10 @@ import { findAccount, insertAccount } from '../../src/accounts/account.repo.ts';
 import { listServerRecords } from '../../src/servers/server.repo.ts';
 import { registerServer, rotateIngestToken } from '../../src/servers/server.ts';
 import { insertEndpoint } from '../../src/webhooks/endpoint.repo.ts';
-import { post } from '../post.ts';
 import { startChild } from '../processes.ts';
 import { serviceEnv } from '../service-env.ts';
 import { serviceNodeFlags } from '../v8-flags.ts';
-import { batchOf, Tally } from './fleet.ts';
+import { batchOf, sendBatch, Tally } from './fleet.ts';
 import type { FleetServer } from './fleet.ts';
 import type { BenchContext, Scenario } from './scenario.ts';
 import { fmt } from './scenario.ts';
@@ -78,27 +77,7 @@ async function runFleet(ctx: BenchContext, fleet: FleetServer[]): Promise<{ warm
   const measured = new Tally();
   const inFlight: Promise<void>[] = [];
   const started = performance.now();
-  const send = (b: (typeof batches)[number], t: Tally) => {
-    t.offered += b.events;
-    t.sent += 1;
-    const at = performance.now();
-    inFlight.push(
-      post(
-        `${ctx.service.url}/api/servers/${b.s.id}/events`,
-        { authorization: `Bearer ${b.s.token}`, 'content-type': 'application/json' },
-        b.body,
-      ).then(
-        (res) => {
-          const ms = performance.now() - at;
-          t.latencies.push(ms);
-          if (ms > periodMs) t.late += 1;
-          if (res.status === 200) t.answered(JSON.parse(res.text) as Parameters<Tally['answered']>[0]);
-          else t.fail(`${res.status} ${res.text.slice(0, 80)}`);
-        },
-        (err: Error) => t.fail(err.message),
-      ),
-    );
-  };
+  const send = (b: (typeof batches)[number], t: Tally) => inFlight.push(sendBatch(ctx.service.url, b, t));
   const timers = batches.map((b) => setTimeout(() => send(b, b.at < warmupSeconds * 1000 ? warm : measured), b.at));
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, endMs - (performance.now() - started)) + 100));
   await Promise.all(inFlight);
